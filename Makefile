@@ -1,0 +1,59 @@
+# sktypes — every task a fresh clone needs. `make help` lists them.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+export HYPOTHESIS_PROFILE ?= ci
+
+.DEFAULT_GOAL := help
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed-base: pyproject.toml | $(BIN)/python
+	$(PY) -m pip install --quiet -e .
+	@touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $@ $(VENV)/.installed-base
+
+$(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
+	$(PY) -m pip install --quiet -e '.[dev,bench]'
+	@touch $@ $(VENV)/.installed-dev $(VENV)/.installed-base
+
+.PHONY: help
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+
+.PHONY: install
+install: $(VENV)/.installed-base ## create .venv and install sktypes
+
+.PHONY: run
+run: $(VENV)/.installed-base ## the main job on the bundled example: print the planner manual
+	$(BIN)/sktypes manual examples/date_weather.py --format planner
+
+.PHONY: lint
+lint: $(VENV)/.installed-dev ## ruff check, ruff format --check, mypy --strict
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy --strict sktypes generators examples
+
+.PHONY: test
+test: $(VENV)/.installed-dev lint ## the whole suite: lint, types, unit, property, golden, corpus
+	$(BIN)/pytest -n 2 -q -p no:cacheprovider
+
+.PHONY: golden
+golden: $(VENV)/.installed-dev ## regenerate golden files (review the diff)
+	SKTYPES_UPDATE_GOLDEN=1 $(BIN)/pytest -q -p no:cacheprovider -m "not slow" tests -k golden
+
+.PHONY: bench
+bench: $(VENV)/.installed-bench ## side-by-side benchmarks against the peers (not a test)
+	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+.PHONY: clean
+clean: ## remove the venv, caches and build output
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,48 @@
+"""Helpers shared by CLI commands: one-line errors, output files, target loading."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from sktypes.errors import SktypesError
+
+__all__ = ["fail", "write_atomic", "write_output"]
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print ``sktypes: error: message`` on stderr and exit with ``code``."""
+    click.echo(f"sktypes: error: {message}", err=True)
+    sys.exit(code)
+
+
+def fail_on(exc: SktypesError, code: int = 2) -> NoReturn:
+    """Report an sktypes error in one line (its first line) and exit."""
+    fail(str(exc).splitlines()[0] if len(str(exc).splitlines()) == 1 else str(exc), code)
+
+
+def write_atomic(path: Path, data: str | bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and an atomic rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    raw = data.encode() if isinstance(data, str) else data
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(raw)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_output(text: str, output: str | None) -> None:
+    """Print ``text`` or write it atomically to ``output``."""
+    if output is None or output == "-":
+        click.echo(text)
+    else:
+        write_atomic(Path(output), text if text.endswith("\n") else text + "\n")

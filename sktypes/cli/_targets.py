@@ -1,0 +1,145 @@
+"""Turn command-line targets into function views.
+
+A target is ``pkg.mod:attr`` (a function, class or instance), ``pkg.mod`` or
+``path/to/file.py`` (every ``@kernel_function`` in the module and in its classes), an
+OpenAPI document (``.yaml``/``.yml``/``.json`` with ``openapi``/``swagger``), or a JSON tool
+list (OpenAI, Anthropic, Gemini, MCP or planner).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import sys
+import types
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import orjson
+import yaml
+
+from sktypes.errors import SktypesError
+from sktypes.introspect import _info, function_view, plugin_views
+from sktypes.manual import views_from_manual
+from sktypes.views import FunctionView
+
+__all__ = ["TargetError", "load_object", "load_views"]
+
+_SPEC_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+class TargetError(SktypesError):
+    """A command-line target cannot be loaded."""
+
+
+def load_views(targets: Sequence[str]) -> list[FunctionView]:
+    """Return the views of every target, in order."""
+    views: list[FunctionView] = []
+    for target in targets:
+        views.extend(_views_of(target))
+    return views
+
+
+def _views_of(target: str) -> list[FunctionView]:
+    path = Path(target)
+    if path.suffix in _SPEC_SUFFIXES:
+        return _document_views(path)
+    if path.suffix == ".py":
+        return _module_views(_import_file(path), target)
+    module_name, _, attr = target.partition(":")
+    module = _import_module(module_name, target)
+    if not attr:
+        return _module_views(module, target)
+    obj = load_object(target)
+    if inspect.isfunction(obj) or inspect.ismethod(obj):
+        return [function_view(obj)]
+    return plugin_views(obj)
+
+
+def load_object(target: str) -> Any:
+    """Import ``pkg.mod:attr.sub`` (or ``file.py:attr``) and return the object."""
+    module_name, sep, attr = target.partition(":")
+    if not sep or not attr:
+        raise TargetError("expected 'pkg.module:Name'", where=target)
+    path = Path(module_name)
+    module = _import_file(path) if path.suffix == ".py" else _import_module(module_name, target)
+    obj: Any = module
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise TargetError(f"{module_name} has no attribute {attr!r}", where=target) from None
+    return obj
+
+
+def _import_module(name: str, target: str) -> types.ModuleType:
+    if "" not in sys.path and str(Path.cwd()) not in sys.path:
+        sys.path.insert(0, str(Path.cwd()))
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        raise TargetError(f"cannot import {name!r}: {exc}", where=target) from None
+    except Exception as exc:  # the module itself failed while importing
+        raise TargetError(
+            f"importing {name!r} failed: {type(exc).__name__}: {exc}", where=target
+        ) from None
+
+
+def _import_file(path: Path) -> types.ModuleType:
+    if not path.is_file():
+        raise TargetError("no such file", file=str(path))
+    name = f"_sktypes_target_{path.stem}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise TargetError("cannot import this file", file=str(path))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        del sys.modules[name]
+        raise TargetError(
+            f"importing failed: {type(exc).__name__}: {exc}", file=str(path)
+        ) from None
+    return module
+
+
+def _module_views(module: types.ModuleType, target: str) -> list[FunctionView]:
+    """Views of a module's marked functions and of the marked methods of its classes."""
+    views: list[FunctionView] = []
+    plugin = module.__name__.rsplit(".", 1)[-1].removeprefix("_sktypes_target_")
+    for value in vars(module).values():
+        if inspect.isfunction(value) and _info(value) is not None:
+            views.append(function_view(value, plugin))
+        elif isinstance(value, type) and value.__module__ == module.__name__:
+            try:
+                views.extend(plugin_views(value))
+            except SktypesError:
+                continue  # a class without kernel functions
+    if not views:
+        raise TargetError("no @kernel_function found", where=target)
+    return views
+
+
+def _document_views(path: Path) -> list[FunctionView]:
+    if not path.is_file():
+        raise TargetError("no such file", file=str(path))
+    raw = path.read_bytes()
+    try:
+        data = orjson.loads(raw) if path.suffix == ".json" else yaml.safe_load(raw)
+    except (orjson.JSONDecodeError, yaml.YAMLError) as exc:
+        line = getattr(getattr(exc, "problem_mark", None), "line", None)
+        where = f"line {line + 1}" if isinstance(line, int) else None
+        raise TargetError(
+            f"not valid JSON/YAML: {str(exc).splitlines()[0]}", file=str(path), where=where
+        ) from None
+    if isinstance(data, dict) and ("openapi" in data or "swagger" in data):
+        raise TargetError("OpenAPI documents are not supported yet", file=str(path))
+    try:
+        return views_from_manual(data)
+    except SktypesError as exc:
+        raise TargetError(exc.message, file=str(path), where=exc.where) from None

@@ -1,0 +1,390 @@
+"""Python callables → function views.
+
+``function_view`` reads a callable's signature, type hints (``from __future__ import
+annotations`` included), ``Annotated`` metadata, pydantic ``Field``s, ``@kernel_function``
+metadata and its docstring (Google, NumPy or reST, through docstring-parser).
+
+Rules worth knowing:
+
+- ``self``/``cls`` are skipped; ``functools.partial`` hides the arguments it binds.
+- A parameter without a default is required, even when its type admits ``None``.
+- ``**kwargs`` lets the arguments object carry extra keys (``accepts_extra``); ``*args``
+  cannot be passed by name, so it is skipped with a :class:`SktypesWarning`.
+- ``async def`` and ``Awaitable[T]`` return ``T``; ``AsyncIterator[T]`` returns ``T``
+  with ``is_streaming`` set; ``None`` (or no annotation) means no return schema.
+- Views are cached per function: the second view of a function costs a dict lookup.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import copy
+import dataclasses
+import functools
+import inspect
+import types
+import typing
+import warnings
+from collections.abc import Callable, Iterable
+from typing import Any, ParamSpec, TypeVar, overload
+
+import docstring_parser
+from pydantic.fields import FieldInfo
+from pydantic_core import PydanticUndefined, to_jsonable_python
+
+from sktypes.errors import IntrospectionError
+from sktypes.jsondoc import JsonDocument
+from sktypes.schema._types import type_schema
+from sktypes.views import FunctionView, ParameterView, ReturnParameterView
+
+__all__ = [
+    "KernelFunctionInfo",
+    "SktypesWarning",
+    "function_view",
+    "kernel_function",
+    "plugin_views",
+]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+_MARK = "__kernel_function__"
+
+
+class SktypesWarning(UserWarning):
+    """Something was left out of a view on purpose (e.g. ``*args``)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class KernelFunctionInfo:
+    """What ``@kernel_function`` records on a callable."""
+
+    name: str | None = None
+    description: str | None = None
+
+
+@overload
+def kernel_function(fn: Callable[P, R], /) -> Callable[P, R]: ...
+@overload
+def kernel_function(
+    fn: None = None, /, *, name: str | None = None, description: str | None = None
+) -> Callable[[Callable[P, R]], Callable[P, R]]: ...
+def kernel_function(
+    fn: Any = None, /, *, name: str | None = None, description: str | None = None
+) -> Any:
+    """Mark a function or method as a kernel function, optionally renaming or describing it.
+
+    Usable bare (``@kernel_function``) or with arguments; above or below
+    ``@staticmethod``/``@classmethod``. The callable itself is returned unchanged.
+    """
+    info = KernelFunctionInfo(name=name, description=description)
+
+    def mark(target: Any) -> Any:
+        inner = target.__func__ if isinstance(target, (staticmethod, classmethod)) else target
+        setattr(inner, _MARK, info)
+        return target
+
+    return mark if fn is None else mark(fn)
+
+
+def _info(fn: Any) -> KernelFunctionInfo | None:
+    found = getattr(fn, _MARK, None)
+    return found if isinstance(found, KernelFunctionInfo) else None
+
+
+# --- the view of one callable -------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Target:
+    """What to introspect: the function holding hints/docs, and how to call it."""
+
+    func: Callable[..., Any]
+    signature: inspect.Signature
+    skip_first: bool
+    name: str
+    default_plugin: str
+
+
+def _target(fn: Any) -> _Target:
+    if isinstance(fn, (staticmethod, classmethod)):
+        return _target(fn.__func__)
+    if isinstance(fn, functools.partial):
+        inner = _target(fn.func)
+        try:
+            sig = inspect.signature(fn)
+        except (TypeError, ValueError) as exc:
+            raise IntrospectionError(f"cannot read the signature of {fn!r}: {exc}") from None
+        return dataclasses.replace(inner, signature=sig, skip_first=False)
+    if inspect.ismethod(fn):
+        func = fn.__func__
+        owner: type = fn.__self__ if isinstance(fn.__self__, type) else type(fn.__self__)
+        return _Target(func, _signature(func), True, func.__name__, owner.__name__)
+    if inspect.isfunction(fn):
+        qual = fn.__qualname__.split(".")
+        is_method = len(qual) > 1 and qual[-2] != "<locals>"
+        params = list(_signature(fn).parameters)
+        skip = is_method and bool(params) and params[0] in ("self", "cls")
+        return _Target(fn, _signature(fn), skip, fn.__name__, qual[-2] if is_method else "")
+    call = vars(type(fn)).get("__call__") if callable(fn) else None
+    if not isinstance(fn, type) and inspect.isfunction(call):
+        return _Target(call, _signature(call), True, type(fn).__name__, "")
+    raise IntrospectionError(f"{fn!r} is not a function, method or callable object")
+
+
+def _signature(fn: Callable[..., Any]) -> inspect.Signature:
+    try:
+        return inspect.signature(fn)
+    except (TypeError, ValueError) as exc:
+        raise IntrospectionError(f"cannot read the signature of {fn!r}: {exc}") from None
+
+
+_VIEWS: dict[tuple[Any, ...], FunctionView] = {}
+
+
+def function_view(fn: Callable[..., Any], plugin_name: str | None = None) -> FunctionView:
+    """Return the :class:`FunctionView` of a callable.
+
+    Args:
+        fn: a function, bound or unbound method, static/class method, async function,
+            callable instance or ``functools.partial``.
+        plugin_name: the plugin it belongs to; defaults to the owning class's name for
+            methods and to ``""`` for plain functions.
+
+    Raises:
+        IntrospectionError: a hint cannot be resolved or a type has no JSON Schema; the
+            message names the function and the parameter.
+    """
+    key = _cache_key(fn, plugin_name)
+    cached = _VIEWS.get(key) if key is not None else None
+    if cached is None:
+        target = _target(fn)
+        cached = _build(target, plugin_name if plugin_name is not None else target.default_plugin)
+        if key is not None:
+            _VIEWS[key] = cached
+    return dataclasses.replace(cached, native_function=fn)
+
+
+def _cache_key(fn: Any, plugin_name: str | None) -> tuple[Any, ...] | None:
+    if inspect.ismethod(fn):
+        owner = fn.__self__ if isinstance(fn.__self__, type) else type(fn.__self__)
+        return (fn.__func__, owner, plugin_name)
+    if inspect.isfunction(fn):
+        return (fn, plugin_name)
+    return None  # partials and callable instances: built each time (they carry state)
+
+
+def _build(target: _Target, plugin_name: str) -> FunctionView:
+    func = target.func
+    info = _info(func)
+    where = f"{getattr(func, '__module__', '?')}.{getattr(func, '__qualname__', target.name)}"
+    hints = _hints(func, where)
+    doc = docstring_parser.parse(inspect.getdoc(func) or "")
+    param_docs = {p.arg_name: p.description for p in doc.params if p.description}
+    params: list[ParameterView] = []
+    accepts_extra = False
+    items = list(target.signature.parameters.values())
+    if target.skip_first and items:
+        items = items[1:]
+    for param in items:
+        if param.kind is inspect.Parameter.VAR_KEYWORD:
+            accepts_extra = True
+            continue
+        if param.kind is inspect.Parameter.VAR_POSITIONAL:
+            warnings.warn(
+                f"{where}: *{param.name} cannot be passed by name and is left out of the view",
+                SktypesWarning,
+                stacklevel=3,
+            )
+            continue
+        hint = hints.get(param.name, Any if param.annotation is param.empty else param.annotation)
+        params.append(_parameter(param, hint, param_docs.get(param.name), where))
+    name = (info.name if info and info.name else None) or target.name
+    description = (info.description if info and info.description else None) or _describe(doc)
+    returns = _return_view(func, hints.get("return", inspect.Signature.empty), doc, where)
+    return FunctionView(
+        name=name,
+        plugin_name=plugin_name,
+        description=description,
+        parameters=tuple(params),
+        return_parameter=returns,
+        accepts_extra=accepts_extra,
+    )
+
+
+def _hints(func: Callable[..., Any], where: str) -> dict[str, Any]:
+    try:
+        return typing.get_type_hints(func, include_extras=True)
+    except Exception as exc:  # NameError for unresolved strings, TypeError for bad ones
+        raise IntrospectionError(f"cannot resolve the type hints: {exc}", where=where) from None
+
+
+def _describe(doc: docstring_parser.Docstring) -> str:
+    parts = [p for p in (doc.short_description, doc.long_description) if p]
+    return "\n\n".join(parts)
+
+
+@dataclasses.dataclass(slots=True)
+class _Meta:
+    """What ``Annotated`` metadata and ``Field`` defaults say about a parameter."""
+
+    base: Any
+    description: str | None = None
+    default: Any = PydanticUndefined
+    factory: Callable[[], Any] | None = None
+
+
+def _split(hint: Any, default: Any) -> _Meta:
+    """Separate descriptions and defaults from the type that pydantic should see."""
+    meta = _Meta(base=hint)
+    extra: list[Any] = []
+    if typing.get_origin(hint) is typing.Annotated:
+        meta.base = typing.get_args(hint)[0]
+        for m in hint.__metadata__:
+            if isinstance(m, str):
+                meta.description = meta.description or m
+            elif isinstance(getattr(m, "documentation", None), str):  # typing_extensions.Doc
+                meta.description = meta.description or m.documentation
+            elif isinstance(m, FieldInfo):
+                extra.append(_absorb_field(meta, m))
+            else:
+                extra.append(m)
+    if isinstance(default, FieldInfo):
+        extra.append(_absorb_field(meta, default))
+    elif default is not inspect.Parameter.empty:
+        meta.default = default
+    if extra:
+        meta.base = typing.Annotated[(meta.base, *extra)]
+    return meta
+
+
+def _absorb_field(meta: _Meta, field: FieldInfo) -> FieldInfo:
+    """Take default and description out of a ``Field``; return the constraints only."""
+    if field.description and not meta.description:
+        meta.description = field.description
+    if field.default is not PydanticUndefined:
+        meta.default = field.default
+    if field.default_factory is not None:
+        meta.factory = typing.cast(Callable[[], Any], field.default_factory)
+    if field.default is PydanticUndefined and field.default_factory is None:
+        return field
+    clone = copy.copy(field)  # pydantic refuses defaults inside Annotated
+    clone.default = PydanticUndefined
+    clone.default_factory = None
+    return clone
+
+
+def _parameter(param: inspect.Parameter, hint: Any, doc: str | None, where: str) -> ParameterView:
+    meta = _split(hint, param.default)
+    try:
+        base_schema = type_schema(meta.base)
+    except IntrospectionError as exc:
+        raise IntrospectionError(exc.message, where=f"{where}({param.name})") from None
+    required = meta.default is PydanticUndefined and meta.factory is None
+    default: Any = None
+    schema = base_schema
+    if not required:
+        default = meta.factory() if meta.factory is not None else meta.default
+        try:
+            jsonable = to_jsonable_python(default)
+        except Exception:  # a default with no JSON form stays out of the schema
+            jsonable = PydanticUndefined
+        if jsonable is not PydanticUndefined:
+            schema = JsonDocument.from_value({**base_schema.to_python(), "default": jsonable})
+    return ParameterView(
+        name=param.name,
+        description=meta.description or doc,
+        default_value=default,
+        is_required=required,
+        native_type=hint,
+        schema=schema,
+    )
+
+
+_AWAITABLES = {collections.abc.Awaitable, collections.abc.Coroutine}
+_ASYNC_ITERS = {
+    collections.abc.AsyncIterator,
+    collections.abc.AsyncIterable,
+    collections.abc.AsyncGenerator,
+}
+
+
+def _return_view(
+    func: Callable[..., Any], hint: Any, doc: docstring_parser.Docstring, where: str
+) -> ReturnParameterView:
+    description = doc.returns.description if doc.returns and doc.returns.description else None
+    streaming = False
+    origin = typing.get_origin(hint)
+    if origin in _AWAITABLES:
+        hint = typing.get_args(hint)[-1]
+        origin = typing.get_origin(hint)
+    if origin in _ASYNC_ITERS:
+        hint = typing.get_args(hint)[0] if typing.get_args(hint) else Any
+        streaming = True
+    if typing.get_origin(hint) is typing.Annotated:
+        strings = [m for m in hint.__metadata__ if isinstance(m, str)]
+        if strings:
+            description = description or strings[0]
+            rest = [m for m in hint.__metadata__ if not isinstance(m, str)]
+            base = typing.get_args(hint)[0]
+            hint = typing.Annotated[(base, *rest)] if rest else base
+    if hint is inspect.Signature.empty or hint is None or hint is type(None):
+        return ReturnParameterView(description=description, is_streaming=streaming)
+    try:
+        schema = type_schema(hint, "serialization")
+    except IntrospectionError as exc:
+        raise IntrospectionError(exc.message, where=f"{where}(return)") from None
+    return ReturnParameterView(
+        description=description, native_type=hint, schema=schema, is_streaming=streaming
+    )
+
+
+# --- plugins: classes, instances, modules -------------------------------------------
+
+
+def plugin_views(obj: Any, plugin_name: str | None = None) -> list[FunctionView]:
+    """Return the views of every ``@kernel_function`` member of a class, instance or module.
+
+    The plugin name defaults to the class name (for classes and instances) or the last
+    component of the module name. Views of an instance's methods are bound to it; views
+    of a class's instance methods hold the plain function (bind an instance to call them).
+
+    Raises:
+        IntrospectionError: ``obj`` has no ``@kernel_function`` members.
+    """
+    if isinstance(obj, types.ModuleType):
+        name = plugin_name or obj.__name__.rsplit(".", 1)[-1]
+        members = [(n, v) for n, v in vars(obj).items() if _info(v) is not None]
+        views = [function_view(v, name) for _, v in members]
+        where = obj.__name__
+    else:
+        cls = obj if isinstance(obj, type) else type(obj)
+        name = plugin_name or cls.__name__
+        views = []
+        for attr in _marked_members(cls):
+            bound = getattr(obj, attr)
+            views.append(function_view(bound, name))
+        where = cls.__qualname__
+    if not views:
+        raise IntrospectionError("has no @kernel_function members", where=where)
+    return views
+
+
+def _marked_members(cls: type) -> Iterable[str]:
+    seen: set[str] = set()
+    for klass in reversed(cls.__mro__):
+        for attr, value in vars(klass).items():
+            inner = value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
+            if _info(inner) is not None and attr not in seen:
+                seen.add(attr)
+    order = {a: i for i, a in enumerate(_definition_order(cls))}
+    return sorted(seen, key=lambda a: order.get(a, len(order)))
+
+
+def _definition_order(cls: type) -> list[str]:
+    out: list[str] = []
+    for klass in reversed(cls.__mro__):
+        for attr in vars(klass):
+            if attr not in out:
+                out.append(attr)
+    return out

@@ -1,0 +1,183 @@
+"""`JsonDocument`: an immutable, hashable parsed JSON value (the ADR's schema holder).
+
+The value is deep-frozen once (objects become :class:`FrozenDict`, arrays tuples), so a
+document can sit inside frozen views and be shared without defensive copies. Equality
+and hashing use the canonical JSON text (sorted keys), so ``1`` and ``true`` differ and
+key order does not matter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any, TypeAlias
+
+import orjson
+
+from sktypes.errors import SktypesError
+
+__all__ = ["FrozenDict", "JsonDocument", "JsonValue", "freeze", "thaw"]
+
+JsonValue: TypeAlias = Any
+"""A JSON value: ``None``, bool, int, float, str, list/tuple or dict with str keys."""
+
+
+class FrozenDict(Mapping[str, Any]):
+    """A read-only, hashable mapping used for JSON objects inside a :class:`JsonDocument`."""
+
+    __slots__ = ("_data", "_hash")
+
+    def __init__(self, data: Mapping[str, Any] | None = None) -> None:
+        self._data: dict[str, Any] = dict(data or {})
+        self._hash: int | None = None
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(_canonical(self))
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FrozenDict):
+            return self._data == other._data
+        if isinstance(other, Mapping):
+            return self._data == dict(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"FrozenDict({self._data!r})"
+
+
+def freeze(value: Any, *, _where: str = "") -> Any:
+    """Return a deep-frozen copy of a JSON value (dicts → FrozenDict, lists → tuples)."""
+    if value is None or isinstance(value, (str, bool, int)):
+        return value
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise SktypesError(f"{value!r} is not a JSON number", where=_where or "/")
+        return value
+    if isinstance(value, FrozenDict):
+        return value
+    if isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise SktypesError(f"object key {k!r} is not a string", where=_where or "/")
+            out[k] = freeze(v, _where=f"{_where}/{_escape(k)}")
+        return FrozenDict(out)
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(v, _where=f"{_where}/{i}") for i, v in enumerate(value))
+    raise SktypesError(f"{type(value).__name__} is not a JSON value", where=_where or "/")
+
+
+def thaw(value: Any) -> Any:
+    """Return a mutable deep copy of a (frozen or not) JSON value: dicts and lists."""
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [thaw(v) for v in value]
+    return value
+
+
+def _default(obj: Any) -> Any:
+    if isinstance(obj, FrozenDict):
+        return obj._data
+    raise TypeError
+
+
+def _canonical(value: Any) -> bytes:
+    return orjson.dumps(value, default=_default, option=orjson.OPT_SORT_KEYS)
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def _unescape(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+class JsonDocument:
+    """An immutable parsed JSON document.
+
+    Build one with :meth:`parse` (from text) or :meth:`from_value` (from Python data).
+    ``.value`` is read-only; :meth:`to_python` returns a mutable copy.
+    """
+
+    __slots__ = ("_canon", "_value")
+
+    def __init__(self, value: Any) -> None:
+        self._value = freeze(value)
+        self._canon: bytes | None = None
+
+    @classmethod
+    def parse(cls, text: str | bytes) -> JsonDocument:
+        """Parse JSON text; a syntax error raises :class:`SktypesError` naming the position."""
+        try:
+            return cls(orjson.loads(text))
+        except orjson.JSONDecodeError as exc:
+            raise SktypesError(f"not valid JSON: {exc}") from None
+
+    @classmethod
+    def from_value(cls, value: Any) -> JsonDocument:
+        """Wrap a JSON-compatible Python value (it is copied and frozen)."""
+        if isinstance(value, JsonDocument):
+            return value
+        return cls(value)
+
+    @property
+    def value(self) -> Any:
+        """The frozen value: FrozenDict for objects, tuples for arrays."""
+        return self._value
+
+    def to_python(self) -> Any:
+        """Return a mutable deep copy (dicts and lists)."""
+        return thaw(self._value)
+
+    def to_json(self, *, indent: bool = False, sort_keys: bool = False) -> str:
+        """Serialize to JSON text (compact unless ``indent``)."""
+        opt = (orjson.OPT_INDENT_2 if indent else 0) | (orjson.OPT_SORT_KEYS if sort_keys else 0)
+        return orjson.dumps(self._value, default=_default, option=opt).decode()
+
+    def pointer(self, pointer: str) -> Any:
+        """Return the value at an RFC 6901 JSON pointer such as ``/properties/date``."""
+        if pointer in ("", "#"):
+            return self._value
+        if pointer.startswith("#"):
+            pointer = pointer[1:]
+        if not pointer.startswith("/"):
+            raise SktypesError("a JSON pointer must start with '/'", where=pointer)
+        node = self._value
+        for raw in pointer[1:].split("/"):
+            token = _unescape(raw)
+            if isinstance(node, Mapping) and token in node:
+                node = node[token]
+            elif isinstance(node, tuple) and token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+            else:
+                raise SktypesError("no value at this JSON pointer", where=pointer)
+        return node
+
+    def _canonical(self) -> bytes:
+        if self._canon is None:
+            self._canon = _canonical(self._value)
+        return self._canon
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, JsonDocument):
+            return NotImplemented
+        return self._canonical() == other._canonical()
+
+    def __hash__(self) -> int:
+        return hash(self._canonical())
+
+    def __repr__(self) -> str:
+        text = self.to_json()
+        return f"JsonDocument({text if len(text) < 80 else text[:77] + '...'})"

@@ -1,0 +1,419 @@
+"""The functions manual: views → what a model or planner reads, in each provider's dialect.
+
+``functions_manual(views, format=...)`` writes; ``views_from_manual(tools)`` reads OpenAI
+(Chat Completions and Responses), Anthropic, Gemini, MCP and planner tool lists back.
+Writing what was read gives back the same manual.
+
+Names: the planner, Gemini and MCP formats use ``Plugin.Function``; OpenAI and Anthropic
+allow only ``[A-Za-z0-9_-]{1,64}``, so they use ``Plugin-Function``. Characters a format
+refuses become ``_``; a name over the length limit keeps its head and ends with an
+8-character hash of the full name, so distinct functions keep distinct names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import orjson
+
+from sktypes.errors import ManualError, SchemaError
+from sktypes.schema._dialects import to_dialect
+from sktypes.views import FunctionView, ParameterView, ReturnParameterView
+
+__all__ = ["FORMATS", "ManualFormat", "functions_manual", "provider_name", "views_from_manual"]
+
+ManualFormat = Literal["planner", "openai", "openai-strict", "anthropic", "gemini", "mcp", "text"]
+FORMATS: tuple[ManualFormat, ...] = (
+    "planner",
+    "openai",
+    "openai-strict",
+    "anthropic",
+    "gemini",
+    "mcp",
+    "text",
+)
+DEFAULT_RESPONSE_DESCRIPTION = "Successful response."
+_WRAPPED = "sktypes/result-wrapped"
+
+
+@dataclass(frozen=True, slots=True)
+class _NameRule:
+    separator: str
+    invalid: re.Pattern[str]
+    limit: int
+    must_start: re.Pattern[str] | None = None
+
+
+_OPENAI_NAMES = _NameRule("-", re.compile(r"[^A-Za-z0-9_-]"), 64)
+_NAME_RULES: dict[str, _NameRule] = {
+    "planner": _NameRule(".", re.compile(r"[\x00-\x1f]"), 1024),
+    "text": _NameRule(".", re.compile(r"[\x00-\x1f]"), 1024),
+    "openai": _OPENAI_NAMES,
+    "openai-strict": _OPENAI_NAMES,
+    "anthropic": _OPENAI_NAMES,
+    "gemini": _NameRule(".", re.compile(r"[^A-Za-z0-9_.:-]"), 128, re.compile(r"^[A-Za-z_]")),
+    "mcp": _NameRule(".", re.compile(r"[^A-Za-z0-9._-]"), 128),
+}
+
+
+def provider_name(view: FunctionView, format: str) -> str:
+    """Return the name ``view`` has in ``format`` (valid for that provider)."""
+    rule = _NAME_RULES[format]
+    full = view.qualified_name(rule.separator)
+    name = rule.invalid.sub("_", full) or "_"
+    if rule.must_start is not None and not rule.must_start.match(name):
+        name = "_" + name
+    if len(name) > rule.limit:
+        digest = hashlib.sha1(full.encode()).hexdigest()[:8]
+        name = f"{name[: rule.limit - 9]}_{digest}"
+    return name
+
+
+def _split_name(name: str, separator: str) -> tuple[str, str]:
+    plugin, sep, func = name.partition(separator)
+    return (plugin, func) if sep and plugin and func else ("", name)
+
+
+# --- writing ------------------------------------------------------------------------
+
+
+def functions_manual(
+    views: Iterable[FunctionView], format: str = "planner"
+) -> list[dict[str, Any]] | str:
+    """Return the functions manual of ``views`` in ``format``.
+
+    Formats: ``planner`` (the ADR's JSON: name, description, parameters, responses),
+    ``openai`` / ``openai-strict`` (Chat Completions tools; strict mode rewrites schemas to
+    OpenAI's structured-outputs rules and falls back to ``strict: false``, with a warning,
+    for a tool it cannot express), ``anthropic``, ``gemini`` (one tool holding
+    ``functionDeclarations`` in Gemini's OpenAPI subset), ``mcp`` (``tools/list`` entries with
+    ``outputSchema``) and ``text`` (the ADR's older YAML-like manual, a string).
+    """
+    items = list(views)
+    if format == "text":
+        return _text_manual(items)
+    writer = _WRITERS.get(format)
+    if writer is None:
+        raise ManualError(f"unknown manual format {format!r}; choose one of {', '.join(FORMATS)}")
+    if format == "gemini":
+        return [{"functionDeclarations": [writer(v) for v in items]}]
+    return [writer(v) for v in items]
+
+
+def _planner_parameters(view: FunctionView) -> dict[str, Any]:
+    schema = view.parameters_schema
+    out: dict[str, Any] = {"type": "object"}
+    if schema.get("required"):
+        out["required"] = schema["required"]
+    out["properties"] = schema["properties"]
+    if view.accepts_extra:
+        out["additionalProperties"] = True
+    if "$defs" in schema:
+        out["$defs"] = schema["$defs"]
+    return out
+
+
+def _planner(view: FunctionView) -> dict[str, Any]:
+    ret = view.return_parameter
+    response: dict[str, Any] = {"description": ret.description or DEFAULT_RESPONSE_DESCRIPTION}
+    if ret.schema is not None:
+        response["content"] = {"application/json": {"schema": ret.schema.to_python()}}
+    return {
+        "name": provider_name(view, "planner"),
+        "description": view.description,
+        "parameters": _planner_parameters(view),
+        "responses": {"200": response},
+    }
+
+
+def _openai(view: FunctionView) -> dict[str, Any]:
+    fn: dict[str, Any] = {"name": provider_name(view, "openai")}
+    if view.description:
+        fn["description"] = view.description
+    fn["parameters"] = view.parameters_schema
+    return {"type": "function", "function": fn}
+
+
+def _openai_strict(view: FunctionView) -> dict[str, Any]:
+    tool = _openai(view)
+    try:
+        tool["function"]["parameters"] = to_dialect(view.parameters_schema, "openai-strict")
+        tool["function"]["strict"] = True
+    except SchemaError as exc:
+        warnings.warn(
+            f"{view.fully_qualified_name}: not expressible in strict mode ({exc}); "
+            "emitted with strict: false",
+            stacklevel=3,
+        )
+        tool["function"]["strict"] = False
+    return tool
+
+
+def _anthropic(view: FunctionView) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": provider_name(view, "anthropic")}
+    if view.description:
+        out["description"] = view.description
+    out["input_schema"] = view.parameters_schema
+    return out
+
+
+def _gemini(view: FunctionView) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": provider_name(view, "gemini")}
+    if view.description:
+        out["description"] = view.description
+    if view.parameters:
+        out["parameters"] = to_dialect(view.parameters_schema, "gemini")
+    ret = view.return_parameter
+    if ret.schema is not None:
+        out["response"] = to_dialect(ret.schema.to_python(), "gemini")
+    return out
+
+
+def _mcp(view: FunctionView) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": provider_name(view, "mcp")}
+    if view.description:
+        out["description"] = view.description
+    out["inputSchema"] = view.parameters_schema
+    ret = view.return_parameter
+    if ret.schema is not None:
+        schema = ret.schema.to_python()
+        if schema.get("type") == "object":
+            out["outputSchema"] = schema
+        else:  # MCP output schemas are objects: wrap the value as {"result": ...}
+            defs = schema.pop("$defs", None)
+            wrapped: dict[str, Any] = {
+                "type": "object",
+                "properties": {"result": schema},
+                "required": ["result"],
+            }
+            if defs:
+                wrapped["$defs"] = defs
+            out["outputSchema"] = wrapped
+            out["_meta"] = {_WRAPPED: True}
+    return out
+
+
+_WRITERS = {
+    "planner": _planner,
+    "openai": _openai,
+    "openai-strict": _openai_strict,
+    "anthropic": _anthropic,
+    "gemini": _gemini,
+    "mcp": _mcp,
+}
+
+
+def _text_manual(views: Sequence[FunctionView]) -> str:
+    lines: list[str] = []
+    for view in views:
+        lines.append(f"{view.fully_qualified_name}:")
+        lines.append(f"  description: {_one_line(view.description)}")
+        if view.parameters:
+            lines.append("  inputs:")
+            for p in view.parameters:
+                lines.append(f"    - {p.name}: {_one_line(p.description or '')}".rstrip())
+        lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+# --- reading ------------------------------------------------------------------------
+
+
+def views_from_manual(tools: Any) -> list[FunctionView]:
+    """Read a tool list back into views.
+
+    Accepts JSON text or parsed data: a list of tools or an object with ``tools`` — OpenAI
+    Chat Completions (``{"type": "function", "function": {...}}``) and Responses (flat)
+    tools, Anthropic tools (``input_schema``), Gemini tools (``functionDeclarations``), MCP
+    ``tools/list`` entries (``inputSchema``/``outputSchema``) and planner entries.
+
+    Raises:
+        ManualError: an entry is not a tool in any known format (the message names its index).
+    """
+    data = tools
+    if isinstance(tools, (str, bytes)):
+        try:
+            data = orjson.loads(tools)
+        except orjson.JSONDecodeError as exc:
+            raise ManualError(f"not valid JSON: {exc}") from None
+    if isinstance(data, Mapping) and "tools" in data:
+        data = data["tools"]
+    if isinstance(data, Mapping):
+        data = [data]
+    if not isinstance(data, list):
+        raise ManualError("a tool list must be a JSON array or an object with 'tools'")
+    views: list[FunctionView] = []
+    for i, entry in enumerate(data):
+        where = f"$[{i}]"
+        if not isinstance(entry, Mapping):
+            raise ManualError("a tool must be an object", where=where)
+        if "functionDeclarations" in entry:
+            for j, decl in enumerate(entry["functionDeclarations"]):
+                views.append(_read_gemini(decl, f"{where}.functionDeclarations[{j}]"))
+            continue
+        views.append(_read_entry(entry, where))
+    return views
+
+
+def _read_entry(entry: Mapping[str, Any], where: str) -> FunctionView:
+    if entry.get("type") == "function" and isinstance(entry.get("function"), Mapping):
+        fn = entry["function"]
+        return _view(fn, "-", fn.get("parameters"), None, where, strict_absent_extra=False)
+    if "input_schema" in entry:
+        return _view(entry, "-", entry["input_schema"], None, where, strict_absent_extra=False)
+    if "inputSchema" in entry:
+        output = entry.get("outputSchema")
+        meta = entry.get("_meta") or {}
+        if output is not None and meta.get(_WRAPPED):
+            output = _unwrap(output)
+        return _view(entry, ".", entry["inputSchema"], output, where, strict_absent_extra=False)
+    if "responses" in entry or ("parameters" in entry and entry.get("type") != "function"):
+        response = (entry.get("responses") or {}).get("200") or {}
+        content = (response.get("content") or {}).get("application/json") or {}
+        ret = ReturnParameterView(
+            description=response.get("description"), schema=content.get("schema")
+        )
+        return _view(
+            entry, ".", entry.get("parameters"), None, where, strict_absent_extra=True, ret=ret
+        )
+    if entry.get("type") == "function" and "name" in entry:  # OpenAI Responses API tool
+        return _view(
+            entry,
+            "-",
+            entry.get("parameters"),
+            entry.get("output_schema"),
+            where,
+            strict_absent_extra=False,
+        )
+    raise ManualError("not a tool in any known format", where=where)
+
+
+def _unwrap(output: Mapping[str, Any]) -> dict[str, Any]:
+    inner = dict(output["properties"]["result"])
+    if "$defs" in output:
+        inner["$defs"] = output["$defs"]
+    return inner
+
+
+def _read_gemini(decl: Mapping[str, Any], where: str) -> FunctionView:
+    params = decl.get("parametersJsonSchema")
+    if params is None and decl.get("parameters") is not None:
+        params = from_gemini(decl["parameters"])
+    ret = decl.get("responseJsonSchema")
+    if ret is None and decl.get("response") is not None:
+        ret = from_gemini(decl["response"])
+    return _view(decl, ".", params, ret, where, strict_absent_extra=True)
+
+
+def _view(
+    entry: Mapping[str, Any],
+    separator: str,
+    params: Any,
+    output: Any,
+    where: str,
+    *,
+    strict_absent_extra: bool,
+    ret: ReturnParameterView | None = None,
+) -> FunctionView:
+    name = entry.get("name")
+    if not isinstance(name, str) or not name:
+        raise ManualError("a tool needs a non-empty 'name'", where=where)
+    plugin, func = _split_name(name, separator)
+    schema = dict(params or {"type": "object", "properties": {}})
+    if schema.get("type", "object") != "object":
+        raise ManualError("parameters must be an object schema", where=f"{where}.parameters")
+    defs = schema.get("$defs") or {}
+    required = set(schema.get("required") or ())
+    parameters = []
+    for pname, psub in (schema.get("properties") or {}).items():
+        sub = dict(psub) if isinstance(psub, Mapping) else {}
+        used = _used_defs(sub, defs)
+        if used:
+            sub["$defs"] = {k: defs[k] for k in defs if k in used}
+        parameters.append(
+            ParameterView(
+                name=pname,
+                description=sub.get("description"),
+                default_value=sub.get("default"),
+                is_required=pname in required,
+                schema=sub,
+            )
+        )
+    extra = schema.get("additionalProperties")
+    accepts_extra = extra is not False if not strict_absent_extra else extra not in (None, False)
+    if ret is None:
+        ret = ReturnParameterView(schema=output) if output is not None else ReturnParameterView()
+    try:
+        return FunctionView(
+            name=func,
+            plugin_name=plugin,
+            description=entry.get("description") or "",
+            parameters=tuple(parameters),
+            return_parameter=ret,
+            accepts_extra=accepts_extra,
+        )
+    except Exception as exc:
+        raise ManualError(str(exc), where=where) from None
+
+
+def _used_defs(node: Any, defs: Mapping[str, Any]) -> set[str]:
+    """Names of the ``$defs`` that ``node`` reaches, transitively."""
+    used: set[str] = set()
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, Mapping):
+            ref = cur.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                name = ref[len("#/$defs/") :]
+                if name not in used and name in defs:
+                    used.add(name)
+                    stack.append(defs[name])
+            stack.extend(v for k, v in cur.items() if k != "$defs")
+        elif isinstance(cur, list):
+            stack.extend(cur)
+    return used
+
+
+def from_gemini(schema: Any) -> Any:
+    """Convert a Gemini (OpenAPI subset) schema back to draft 2020-12."""
+    if isinstance(schema, list):
+        return [from_gemini(s) for s in schema]
+    if not isinstance(schema, Mapping):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in ("properties", "defs"):
+            out["$defs" if key == "defs" else key] = {k: from_gemini(v) for k, v in value.items()}
+        elif key in ("items", "anyOf"):
+            out[key] = from_gemini(value)
+        elif key == "ref":
+            out["$ref"] = str(value).replace("#/defs/", "#/$defs/")
+        elif key in ("nullable", "propertyOrdering"):
+            continue
+        elif key == "type" and isinstance(value, str):
+            out["type"] = value.lower()
+        else:
+            out[key] = value
+    if out.get("format") == "enum" and out.get("type") in ("integer", "number"):
+        cast = int if out["type"] == "integer" else float
+        out["enum"] = [cast(v) for v in out.get("enum", ())]
+        out.pop("format")
+    if schema.get("nullable"):
+        t = out.get("type")
+        if isinstance(t, str):
+            out["type"] = [t, "null"]
+        elif "anyOf" in out:
+            out["anyOf"] = [*out["anyOf"], {"type": "null"}]
+        else:
+            out = {"anyOf": [out, {"type": "null"}]} if out else {"type": "null"}
+    return out

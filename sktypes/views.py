@@ -1,0 +1,434 @@
+"""Function views: what a planner or model needs to know about a function.
+
+A :class:`FunctionView` names a function, describes it, and carries a
+:class:`ParameterView` per input and a :class:`ReturnParameterView` for the output,
+each with a JSON Schema (draft 2020-12) held in an immutable :class:`JsonDocument`.
+Views are frozen and hashable; ``to_dict()``/``from_dict()`` round-trip everything but
+``native_type`` (and the native callable), which only exist in the running process.
+
+Each parameter schema is self-contained: shared definitions sit under its own
+``$defs``. :attr:`FunctionView.parameters_schema` hoists them into one object schema.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic_core import to_jsonable_python
+
+from sktypes.errors import SktypesError
+from sktypes.jsondoc import JsonDocument, thaw
+
+__all__ = [
+    "FunctionView",
+    "ParameterView",
+    "ParameterViewType",
+    "ReturnParameterView",
+    "view_type_of",
+]
+
+
+class ParameterViewType(enum.StrEnum):
+    """The JSON type of a parameter, as the ADR's ``ParameterViewType``."""
+
+    STRING = "string"
+    NUMBER = "number"
+    INTEGER = "integer"
+    BOOLEAN = "boolean"
+    NULL = "null"
+    OBJECT = "object"
+    ARRAY = "array"
+
+
+_TYPES = {t.value: t for t in ParameterViewType}
+
+
+def view_type_of(schema: Mapping[str, Any] | None) -> ParameterViewType | None:
+    """Return the single JSON type a schema admits (ignoring ``null``), or ``None``.
+
+    ``{"type": ["string", "null"]}`` and ``anyOf: [{type: string}, {type: null}]`` are
+    ``STRING``; a ``$ref`` to an object is ``OBJECT``; a real union is ``None``.
+    """
+    if not schema:
+        return None
+    t = schema.get("type")
+    if isinstance(t, str):
+        return _TYPES.get(t)
+    if isinstance(t, (list, tuple)):
+        non_null = [x for x in t if x != "null"]
+        if len(non_null) == 1:
+            return _TYPES.get(non_null[0])
+        return ParameterViewType.NULL if not non_null else None
+    if "properties" in schema:
+        return ParameterViewType.OBJECT
+    if "items" in schema or "prefixItems" in schema:
+        return ParameterViewType.ARRAY
+    if "enum" in schema or "const" in schema:
+        values = list(schema.get("enum", ())) + ([schema["const"]] if "const" in schema else [])
+        kinds = {_json_kind(v) for v in values}
+        return kinds.pop() if len(kinds) == 1 else None
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        defs = schema.get("$defs") or {}
+        target = defs.get(ref.rsplit("/", 1)[-1]) if ref.startswith("#/$defs/") else None
+        return view_type_of(target) if target is not None else ParameterViewType.OBJECT
+    for key in ("anyOf", "oneOf"):
+        options = schema.get(key)
+        if options:
+            kinds2 = {view_type_of(o) for o in options} - {ParameterViewType.NULL}
+            return kinds2.pop() if len(kinds2) == 1 else None
+    return None
+
+
+def _json_kind(v: Any) -> ParameterViewType | None:
+    if v is None:
+        return ParameterViewType.NULL
+    if isinstance(v, bool):
+        return ParameterViewType.BOOLEAN
+    if isinstance(v, int):
+        return ParameterViewType.INTEGER
+    if isinstance(v, float):
+        return ParameterViewType.NUMBER
+    if isinstance(v, str):
+        return ParameterViewType.STRING
+    return None
+
+
+def _doc(schema: JsonDocument | Mapping[str, Any] | None) -> JsonDocument | None:
+    if schema is None or isinstance(schema, JsonDocument):
+        return schema
+    return JsonDocument.from_value(schema)
+
+
+def _jsonable(value: Any) -> Any:
+    try:
+        return to_jsonable_python(value)
+    except Exception:  # an arbitrary object: compare and serialize by repr
+        return repr(value)
+
+
+SchemaLike = JsonDocument | Mapping[str, Any] | None
+"""A schema as views accept it: a JsonDocument, or a JSON object that gets frozen."""
+
+
+@dataclass(frozen=True, slots=True, eq=False, init=False)
+class ParameterView:
+    """One input of a function.
+
+    Args:
+        name: the parameter name as the model must send it.
+        description: what it means (from ``Annotated``, ``Field`` or the docstring).
+        default_value: the native default; ``None`` when the parameter is required.
+        type: the JSON type (``None`` for unions that admit several).
+        is_required: ``True`` when the caller must supply it.
+        native_type: the Python type (only for local functions; not serialized).
+        schema: its JSON Schema (draft 2020-12; ``$defs`` inside when needed).
+    """
+
+    name: str
+    description: str | None = None
+    default_value: Any = None
+    type: ParameterViewType | None = None
+    is_required: bool = True
+    native_type: Any = field(default=None, repr=False)
+    schema: JsonDocument | None = None
+
+    def __init__(
+        self,
+        name: str,
+        description: str | None = None,
+        default_value: Any = None,
+        type: ParameterViewType | None = None,
+        is_required: bool = True,
+        native_type: Any = None,
+        schema: SchemaLike = None,
+    ) -> None:
+        doc = _doc(schema)
+        if type is None and doc is not None:
+            type = view_type_of(doc.value)
+        setter = object.__setattr__
+        setter(self, "name", name)
+        setter(self, "description", description)
+        setter(self, "default_value", default_value)
+        setter(self, "type", type)
+        setter(self, "is_required", is_required)
+        setter(self, "native_type", native_type)
+        setter(self, "schema", doc)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.name,
+            self.description,
+            JsonDocument.from_value(_jsonable(self.default_value)),
+            self.type,
+            self.is_required,
+            self.schema,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ParameterView):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-compatible dict (``native_type`` is left out)."""
+        out: dict[str, Any] = {"name": self.name, "is_required": self.is_required}
+        if self.description is not None:
+            out["description"] = self.description
+        if not self.is_required:
+            out["default_value"] = _jsonable(self.default_value)
+        if self.type is not None:
+            out["type"] = self.type.value
+        if self.schema is not None:
+            out["schema"] = self.schema.to_python()
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ParameterView:
+        """Rebuild a view from :meth:`to_dict` output."""
+        try:
+            return cls(
+                name=data["name"],
+                description=data.get("description"),
+                default_value=data.get("default_value"),
+                type=ParameterViewType(data["type"]) if data.get("type") else None,
+                is_required=bool(data.get("is_required", True)),
+                schema=_doc(data.get("schema")),
+            )
+        except (KeyError, ValueError, TypeError) as exc:
+            raise SktypesError(f"not a parameter view: {exc}") from None
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class ReturnParameterView:
+    """The output of a function: description, JSON type, native type and schema.
+
+    ``schema`` is ``None`` when the function returns nothing (or a remote operation has no
+    response body). ``is_streaming`` marks async iterators, whose schema is the element's.
+    """
+
+    description: str | None = None
+    type: ParameterViewType | None = None
+    native_type: Any = field(default=None, compare=False, repr=False)
+    schema: JsonDocument | None = None
+    is_streaming: bool = False
+
+    def __init__(
+        self,
+        description: str | None = None,
+        type: ParameterViewType | None = None,
+        native_type: Any = None,
+        schema: SchemaLike = None,
+        is_streaming: bool = False,
+    ) -> None:
+        doc = _doc(schema)
+        if type is None and doc is not None:
+            type = view_type_of(doc.value)
+        setter = object.__setattr__
+        setter(self, "description", description)
+        setter(self, "type", type)
+        setter(self, "native_type", native_type)
+        setter(self, "schema", doc)
+        setter(self, "is_streaming", is_streaming)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-compatible dict (``native_type`` is left out)."""
+        out: dict[str, Any] = {}
+        if self.description is not None:
+            out["description"] = self.description
+        if self.type is not None:
+            out["type"] = self.type.value
+        if self.schema is not None:
+            out["schema"] = self.schema.to_python()
+        if self.is_streaming:
+            out["is_streaming"] = True
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ReturnParameterView:
+        """Rebuild a view from :meth:`to_dict` output."""
+        try:
+            return cls(
+                description=data.get("description"),
+                type=ParameterViewType(data["type"]) if data.get("type") else None,
+                schema=_doc(data.get("schema")),
+                is_streaming=bool(data.get("is_streaming", False)),
+            )
+        except (ValueError, TypeError) as exc:
+            raise SktypesError(f"not a return parameter view: {exc}") from None
+
+
+@dataclass(frozen=True, slots=True, weakref_slot=True)
+class FunctionView:
+    """A function as a model sees it: name, plugin, description, inputs and output.
+
+    Args:
+        name: the function name.
+        plugin_name: the plugin (class, module or API) it belongs to; may be empty.
+        description: what it does.
+        parameters: its inputs, in call order.
+        return_parameter: its output.
+        accepts_extra: ``True`` when the function takes ``**kwargs`` (then the parameters
+            schema allows additional properties).
+        native_function: the callable (local functions only; not compared or serialized).
+    """
+
+    name: str
+    plugin_name: str = ""
+    description: str = ""
+    parameters: tuple[ParameterView, ...] = ()
+    return_parameter: ReturnParameterView = field(default_factory=ReturnParameterView)
+    accepts_extra: bool = False
+    native_function: Callable[..., Any] | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "parameters", tuple(self.parameters))
+        names = [p.name for p in self.parameters]
+        if len(set(names)) != len(names):
+            dup = sorted({n for n in names if names.count(n) > 1})
+            raise SktypesError(f"duplicate parameter name(s) {dup}", where=self.name)
+
+    @property
+    def fully_qualified_name(self) -> str:
+        """``Plugin.Function`` (or just ``Function`` without a plugin)."""
+        return self.qualified_name(".")
+
+    def qualified_name(self, separator: str = ".") -> str:
+        """The plugin and function names joined by ``separator``."""
+        return f"{self.plugin_name}{separator}{self.name}" if self.plugin_name else self.name
+
+    def parameter(self, name: str) -> ParameterView:
+        """Return the parameter called ``name`` (``KeyError`` if there is none)."""
+        for p in self.parameters:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    @property
+    def parameters_schema(self) -> dict[str, Any]:
+        """The arguments object's schema: properties, required, shared ``$defs`` hoisted."""
+        schema: dict[str, Any] = thaw(_parameters_schema(self))
+        return schema
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-compatible dict (native types and callables are left out)."""
+        out: dict[str, Any] = {
+            "name": self.name,
+            "plugin_name": self.plugin_name,
+            "description": self.description,
+            "parameters": [p.to_dict() for p in self.parameters],
+            "return_parameter": self.return_parameter.to_dict(),
+        }
+        if self.accepts_extra:
+            out["accepts_extra"] = True
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> FunctionView:
+        """Rebuild a view from :meth:`to_dict` output."""
+        try:
+            return cls(
+                name=data["name"],
+                plugin_name=data.get("plugin_name") or "",
+                description=data.get("description") or "",
+                parameters=tuple(ParameterView.from_dict(p) for p in data.get("parameters", ())),
+                return_parameter=ReturnParameterView.from_dict(data.get("return_parameter") or {}),
+                accepts_extra=bool(data.get("accepts_extra", False)),
+            )
+        except (KeyError, TypeError) as exc:
+            raise SktypesError(f"not a function view: {exc}") from None
+
+
+class _SchemaCache:
+    """Per-view memo of the combined parameters schema (views are immutable)."""
+
+    def __init__(self) -> None:
+        self._memo: dict[int, tuple[FunctionView, JsonDocument]] = {}
+
+    def get(self, view: FunctionView) -> JsonDocument:
+        hit = self._memo.get(id(view))
+        if hit is not None and hit[0] is view:
+            return hit[1]
+        doc = JsonDocument.from_value(build_parameters_schema(view.parameters, view.accepts_extra))
+        if len(self._memo) > 4096:
+            self._memo.clear()
+        self._memo[id(view)] = (view, doc)
+        return doc
+
+
+_CACHE = _SchemaCache()
+
+
+def _parameters_schema(view: FunctionView) -> Any:
+    return _CACHE.get(view).value
+
+
+def build_parameters_schema(
+    parameters: Sequence[ParameterView], accepts_extra: bool = False
+) -> dict[str, Any]:
+    """Combine parameter schemas into one object schema, merging their ``$defs``.
+
+    Two parameters whose ``$defs`` use one name for different schemas would clash; the
+    later one is renamed (``Name__2``) and its references rewritten.
+    """
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    defs: dict[str, Any] = {}
+    for p in parameters:
+        schema = p.schema.to_python() if p.schema is not None else {}
+        local_defs = schema.pop("$defs", None)
+        if local_defs:
+            renames: dict[str, str] = {}
+            for name, sub in local_defs.items():
+                new = name
+                n = 2
+                while new in defs and defs[new] != sub:
+                    new = f"{name}__{n}"
+                    n += 1
+                if new != name:
+                    renames[name] = new
+            if renames:
+                schema = _rename_refs(schema, renames)
+                local_defs = {
+                    renames.get(k, k): _rename_refs(v, renames) for k, v in local_defs.items()
+                }
+            defs.update(local_defs)
+        if p.description and "description" not in schema:
+            schema["description"] = p.description
+        properties[p.name] = schema
+        if p.is_required:
+            required.append(p.name)
+    out: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        out["required"] = required
+    if not accepts_extra:
+        out["additionalProperties"] = False
+    if defs:
+        out["$defs"] = defs
+    return out
+
+
+def _rename_refs(node: Any, renames: Mapping[str, str]) -> Any:
+    if isinstance(node, dict):
+        out = {}
+        for k, v in node.items():
+            if k == "$ref" and isinstance(v, str) and v.startswith("#/$defs/"):
+                name = v[len("#/$defs/") :]
+                out[k] = "#/$defs/" + renames.get(name, name)
+            else:
+                out[k] = _rename_refs(v, renames)
+        return out
+    if isinstance(node, list):
+        return [_rename_refs(v, renames) for v in node]
+    return node
+
+
+def views_by_name(views: Iterable[FunctionView]) -> dict[str, FunctionView]:
+    """Index views by fully qualified name."""
+    return {v.fully_qualified_name: v for v in views}

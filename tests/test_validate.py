@@ -1,0 +1,66 @@
+"""validate_arguments: every violation, with its JSON path."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Any, Literal
+
+import pytest
+from pydantic import Field
+
+from sktypes import ArgumentsError, function_view, validate_arguments
+from tests.typefamilies import Item
+
+
+def book(
+    when: dt.date,
+    guests: Annotated[int, Field(ge=1, le=8)],
+    kind: Literal["table", "bar"] = "table",
+    items: list[Item] | None = None,
+) -> None:
+    """Book a table."""
+
+
+VIEW = function_view(book)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"when": "2024-05-01", "guests": 2},
+        {"when": "2024-05-01", "guests": 8, "kind": "bar", "items": None},
+        {"when": "2024-05-01", "guests": 1, "items": [{"sku": "a", "qty": 3}]},
+    ],
+)
+def test_valid_calls_pass(args: dict[str, Any]) -> None:
+    validate_arguments(VIEW, args)
+
+
+@pytest.mark.parametrize(
+    ("args", "path"),
+    [
+        ({"guests": 2}, "$"),
+        ({"when": "May 1st", "guests": 2}, "$.when"),
+        ({"when": "2024-05-01", "guests": 0}, "$.guests"),
+        ({"when": "2024-05-01", "guests": 2, "kind": "sofa"}, "$.kind"),
+        ({"when": "2024-05-01", "guests": 2, "extra": 1}, "$"),
+        ({"when": "2024-05-01", "guests": 2, "items": [{"sku": "", "qty": 1}]}, "$.items[0].sku"),
+    ],
+)
+def test_invalid_calls_name_the_path(args: dict[str, Any], path: str) -> None:
+    with pytest.raises(ArgumentsError) as info:
+        validate_arguments(VIEW, args)
+    assert path in [e.path for e in info.value.errors]
+
+
+def test_every_problem_is_reported_at_once() -> None:
+    with pytest.raises(ArgumentsError) as info:
+        validate_arguments(VIEW, {"guests": 99, "kind": 3, "zzz": True})
+    assert {e.path for e in info.value.errors} == {"$", "$.guests", "$.kind"}
+    assert len(info.value.errors) >= 4
+    assert str(info.value).startswith("invalid arguments for book")
+
+
+def test_arguments_must_be_an_object() -> None:
+    with pytest.raises(ArgumentsError, match="must be a JSON object"):
+        validate_arguments(VIEW, [1, 2])  # type: ignore[arg-type]
