@@ -289,8 +289,8 @@ def _parameter(param: inspect.Parameter, hint: Any, doc: str | None, where: str)
             jsonable = to_jsonable_python(default)
         except Exception:  # a default with no JSON form stays out of the schema
             jsonable = PydanticUndefined
-        if jsonable is not PydanticUndefined:
-            schema = JsonDocument.from_value({**base_schema.to_python(), "default": jsonable})
+        if jsonable is not PydanticUndefined:  # frozen values are reused, not copied
+            schema = JsonDocument({**base_schema.value, "default": jsonable})
     return ParameterView(
         name=param.name,
         description=meta.description or doc,

@@ -55,26 +55,58 @@ class FrozenDict(Mapping[str, Any]):
         return f"FrozenDict({self._data!r})"
 
 
-def freeze(value: Any, *, _where: str = "") -> Any:
-    """Return a deep-frozen copy of a JSON value (dicts → FrozenDict, lists → tuples)."""
-    if value is None or isinstance(value, (str, bool, int)):
+class _NotJson(Exception):
+    """Raised inside :func:`freeze`; collects the path on the way out."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        self.path: list[str] = []
+
+
+def freeze(value: Any) -> Any:
+    """Return a deep-frozen copy of a JSON value (dicts → FrozenDict, lists → tuples).
+
+    Already-frozen parts are reused as they are, so freezing a new object around frozen
+    schemas costs one level, not the whole tree.
+    """
+    try:
+        return _freeze(value)
+    except _NotJson as exc:
+        where = "/" + "/".join(reversed(exc.path))
+        raise SktypesError(exc.message, where=where) from None
+
+
+def _freeze(value: Any) -> Any:
+    if value is None or isinstance(value, (str, bool, int, FrozenDict)):
         return value
     if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            raise SktypesError(f"{value!r} is not a JSON number", where=_where or "/")
-        return value
-    if isinstance(value, FrozenDict):
+        if value != value or value in (_INF, -_INF):
+            raise _NotJson(f"{value!r} is not a JSON number")
         return value
     if isinstance(value, Mapping):
         out: dict[str, Any] = {}
         for k, v in value.items():
             if not isinstance(k, str):
-                raise SktypesError(f"object key {k!r} is not a string", where=_where or "/")
-            out[k] = freeze(v, _where=f"{_where}/{_escape(k)}")
+                raise _NotJson(f"object key {k!r} is not a string")
+            try:
+                out[k] = _freeze(v)
+            except _NotJson as exc:
+                exc.path.append(_escape(k))
+                raise
         return FrozenDict(out)
     if isinstance(value, (list, tuple)):
-        return tuple(freeze(v, _where=f"{_where}/{i}") for i, v in enumerate(value))
-    raise SktypesError(f"{type(value).__name__} is not a JSON value", where=_where or "/")
+        items = []
+        for i, v in enumerate(value):
+            try:
+                items.append(_freeze(v))
+            except _NotJson as exc:
+                exc.path.append(str(i))
+                raise
+        return tuple(items)
+    raise _NotJson(f"{type(value).__name__} is not a JSON value")
+
+
+_INF = float("inf")
 
 
 def thaw(value: Any) -> Any:
@@ -111,11 +143,12 @@ class JsonDocument:
     ``.value`` is read-only; :meth:`to_python` returns a mutable copy.
     """
 
-    __slots__ = ("_canon", "_value")
+    __slots__ = ("_canon", "_raw", "_value")
 
     def __init__(self, value: Any) -> None:
         self._value = freeze(value)
         self._canon: bytes | None = None
+        self._raw: bytes | None = None
 
     @classmethod
     def parse(cls, text: str | bytes) -> JsonDocument:
@@ -139,7 +172,9 @@ class JsonDocument:
 
     def to_python(self) -> Any:
         """Return a mutable deep copy (dicts and lists)."""
-        return thaw(self._value)
+        if self._raw is None:
+            self._raw = orjson.dumps(self._value, default=_default)
+        return orjson.loads(self._raw)  # a parse of cached bytes beats a recursive copy
 
     def to_json(self, *, indent: bool = False, sort_keys: bool = False) -> str:
         """Serialize to JSON text (compact unless ``indent``)."""

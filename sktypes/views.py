@@ -313,7 +313,7 @@ class FunctionView:
     @property
     def parameters_schema(self) -> dict[str, Any]:
         """The arguments object's schema: properties, required, shared ``$defs`` hoisted."""
-        schema: dict[str, Any] = thaw(_parameters_schema(self))
+        schema: dict[str, Any] = _parameters_schema(self).to_python()
         return schema
 
     def to_dict(self) -> dict[str, Any]:
@@ -355,7 +355,7 @@ class _SchemaCache:
         hit = self._memo.get(id(view))
         if hit is not None and hit[0] is view:
             return hit[1]
-        doc = JsonDocument.from_value(build_parameters_schema(view.parameters, view.accepts_extra))
+        doc = JsonDocument(_combine(view.parameters, view.accepts_extra))
         if len(self._memo) > 4096:
             self._memo.clear()
         self._memo[id(view)] = (view, doc)
@@ -365,8 +365,8 @@ class _SchemaCache:
 _CACHE = _SchemaCache()
 
 
-def _parameters_schema(view: FunctionView) -> Any:
-    return _CACHE.get(view).value
+def _parameters_schema(view: FunctionView) -> JsonDocument:
+    return _CACHE.get(view)
 
 
 def build_parameters_schema(
@@ -377,12 +377,19 @@ def build_parameters_schema(
     Two parameters whose ``$defs`` use one name for different schemas would clash; the
     later one is renamed (``Name__2``) and its references rewritten.
     """
+    combined: dict[str, Any] = thaw(_combine(parameters, accepts_extra))
+    return combined
+
+
+def _combine(parameters: Sequence[ParameterView], accepts_extra: bool) -> dict[str, Any]:
+    """The combined schema, built from the parameters' frozen schemas without copying them."""
     properties: dict[str, Any] = {}
     required: list[str] = []
     defs: dict[str, Any] = {}
     for p in parameters:
-        schema = p.schema.to_python() if p.schema is not None else {}
-        local_defs = schema.pop("$defs", None)
+        frozen: Mapping[str, Any] = p.schema.value if p.schema is not None else {}
+        local_defs = frozen.get("$defs")
+        schema: dict[str, Any] = {k: v for k, v in frozen.items() if k != "$defs"}
         if local_defs:
             renames: dict[str, str] = {}
             for name, sub in local_defs.items():
@@ -393,10 +400,10 @@ def build_parameters_schema(
                     n += 1
                 if new != name:
                     renames[name] = new
-            if renames:
-                schema = _rename_refs(schema, renames)
+            if renames:  # rare: rewrite a thawed copy
+                schema = _rename_refs(thaw(schema), renames)
                 local_defs = {
-                    renames.get(k, k): _rename_refs(v, renames) for k, v in local_defs.items()
+                    renames.get(k, k): _rename_refs(thaw(v), renames) for k, v in local_defs.items()
                 }
             defs.update(local_defs)
         if p.description and "description" not in schema:
