@@ -12,6 +12,7 @@ refuses become ``_``; a name over the length limit keeps its head and ends with 
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 import warnings
@@ -25,7 +26,14 @@ from sktypes.errors import ManualError, SchemaError
 from sktypes.schema._dialects import to_dialect
 from sktypes.views import FunctionView, ParameterView, ReturnParameterView
 
-__all__ = ["FORMATS", "ManualFormat", "functions_manual", "provider_name", "views_from_manual"]
+__all__ = [
+    "FORMATS",
+    "ManualFormat",
+    "NameTable",
+    "functions_manual",
+    "provider_name",
+    "views_from_manual",
+]
 
 ManualFormat = Literal["planner", "openai", "openai-strict", "anthropic", "gemini", "mcp", "text"]
 FORMATS: tuple[ManualFormat, ...] = (
@@ -74,6 +82,38 @@ def provider_name(view: FunctionView, format: str) -> str:
     return name
 
 
+class NameTable:
+    """The reversible map between provider names and (plugin, function) pairs.
+
+    ``functions_manual(..., names=table)`` records every name it writes (and makes names
+    that would collide distinct); ``views_from_manual(..., names=table)`` maps them back, so
+    a name shortened or cleaned for a provider still resolves to the original function.
+    """
+
+    def __init__(self) -> None:
+        self._by_name: dict[str, tuple[str, str]] = {}
+
+    def assign(self, view: FunctionView, format: str) -> str:
+        """Return the provider name of ``view`` in ``format``, unique within this table."""
+        key = (view.plugin_name, view.name)
+        name = provider_name(view, format)
+        n = 1
+        while self._by_name.get(name, key) != key:
+            rule = _NAME_RULES[format]
+            digest = hashlib.sha1(f"{view.qualified_name(rule.separator)}#{n}".encode())
+            name = f"{name[: rule.limit - 9]}_{digest.hexdigest()[:8]}"
+            n += 1
+        self._by_name[name] = key
+        return name
+
+    def lookup(self, name: str) -> tuple[str, str] | None:
+        """Return ``(plugin_name, function_name)`` for a provider name, if it was written."""
+        return self._by_name.get(name)
+
+    def __len__(self) -> int:
+        return len(self._by_name)
+
+
 def _split_name(name: str, separator: str) -> tuple[str, str]:
     plugin, sep, func = name.partition(separator)
     return (plugin, func) if sep and plugin and func else ("", name)
@@ -83,7 +123,7 @@ def _split_name(name: str, separator: str) -> tuple[str, str]:
 
 
 def functions_manual(
-    views: Iterable[FunctionView], format: str = "planner"
+    views: Iterable[FunctionView], format: str = "planner", *, names: NameTable | None = None
 ) -> list[dict[str, Any]] | str:
     """Return the functions manual of ``views`` in ``format``.
 
@@ -93,6 +133,9 @@ def functions_manual(
     for a tool it cannot express), ``anthropic``, ``gemini`` (one tool holding
     ``functionDeclarations`` in Gemini's OpenAPI subset), ``mcp`` (``tools/list`` entries with
     ``outputSchema``) and ``text`` (the ADR's older YAML-like manual, a string).
+
+    Pass a :class:`NameTable` as ``names`` to keep the map from provider names back to
+    functions (names are unique within a table, also after cleaning and shortening).
     """
     items = list(views)
     if format == "text":
@@ -100,9 +143,9 @@ def functions_manual(
     writer = _WRITERS.get(format)
     if writer is None:
         raise ManualError(f"unknown manual format {format!r}; choose one of {', '.join(FORMATS)}")
-    if format == "gemini":
-        return [{"functionDeclarations": [writer(v) for v in items]}]
-    return [writer(v) for v in items]
+    table = names if names is not None else NameTable()
+    tools = [writer(v, table.assign(v, format)) for v in items]
+    return [{"functionDeclarations": tools}] if format == "gemini" else tools
 
 
 def _planner_parameters(view: FunctionView) -> dict[str, Any]:
@@ -118,29 +161,29 @@ def _planner_parameters(view: FunctionView) -> dict[str, Any]:
     return out
 
 
-def _planner(view: FunctionView) -> dict[str, Any]:
+def _planner(view: FunctionView, name: str) -> dict[str, Any]:
     ret = view.return_parameter
     response: dict[str, Any] = {"description": ret.description or DEFAULT_RESPONSE_DESCRIPTION}
     if ret.schema is not None:
         response["content"] = {"application/json": {"schema": ret.schema.to_python()}}
     return {
-        "name": provider_name(view, "planner"),
+        "name": name,
         "description": view.description,
         "parameters": _planner_parameters(view),
         "responses": {"200": response},
     }
 
 
-def _openai(view: FunctionView) -> dict[str, Any]:
-    fn: dict[str, Any] = {"name": provider_name(view, "openai")}
+def _openai(view: FunctionView, name: str) -> dict[str, Any]:
+    fn: dict[str, Any] = {"name": name}
     if view.description:
         fn["description"] = view.description
     fn["parameters"] = view.parameters_schema
     return {"type": "function", "function": fn}
 
 
-def _openai_strict(view: FunctionView) -> dict[str, Any]:
-    tool = _openai(view)
+def _openai_strict(view: FunctionView, name: str) -> dict[str, Any]:
+    tool = _openai(view, name)
     try:
         tool["function"]["parameters"] = to_dialect(view.parameters_schema, "openai-strict")
         tool["function"]["strict"] = True
@@ -154,16 +197,16 @@ def _openai_strict(view: FunctionView) -> dict[str, Any]:
     return tool
 
 
-def _anthropic(view: FunctionView) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": provider_name(view, "anthropic")}
+def _anthropic(view: FunctionView, name: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": name}
     if view.description:
         out["description"] = view.description
     out["input_schema"] = view.parameters_schema
     return out
 
 
-def _gemini(view: FunctionView) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": provider_name(view, "gemini")}
+def _gemini(view: FunctionView, name: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": name}
     if view.description:
         out["description"] = view.description
     if view.parameters:
@@ -174,8 +217,8 @@ def _gemini(view: FunctionView) -> dict[str, Any]:
     return out
 
 
-def _mcp(view: FunctionView) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": provider_name(view, "mcp")}
+def _mcp(view: FunctionView, name: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": name}
     if view.description:
         out["description"] = view.description
     out["inputSchema"] = view.parameters_schema
@@ -228,13 +271,17 @@ def _one_line(text: str) -> str:
 # --- reading ------------------------------------------------------------------------
 
 
-def views_from_manual(tools: Any) -> list[FunctionView]:
+def views_from_manual(tools: Any, *, names: NameTable | None = None) -> list[FunctionView]:
     """Read a tool list back into views.
 
     Accepts JSON text or parsed data: a list of tools or an object with ``tools`` — OpenAI
     Chat Completions (``{"type": "function", "function": {...}}``) and Responses (flat)
     tools, Anthropic tools (``input_schema``), Gemini tools (``functionDeclarations``), MCP
     ``tools/list`` entries (``inputSchema``/``outputSchema``) and planner entries.
+
+    With ``names`` (the table :func:`functions_manual` filled), provider names map back to
+    the original plugin and function names; without it, names split at the format's
+    separator (``Plugin-Function``, ``Plugin.Function``).
 
     Raises:
         ManualError: an entry is not a tool in any known format (the message names its index).
@@ -251,17 +298,30 @@ def views_from_manual(tools: Any) -> list[FunctionView]:
         data = [data]
     if not isinstance(data, list):
         raise ManualError("a tool list must be a JSON array or an object with 'tools'")
-    views: list[FunctionView] = []
+    read: list[tuple[Any, FunctionView]] = []
     for i, entry in enumerate(data):
         where = f"$[{i}]"
         if not isinstance(entry, Mapping):
             raise ManualError("a tool must be an object", where=where)
         if "functionDeclarations" in entry:
             for j, decl in enumerate(entry["functionDeclarations"]):
-                views.append(_read_gemini(decl, f"{where}.functionDeclarations[{j}]"))
+                view = _read_gemini(decl, f"{where}.functionDeclarations[{j}]")
+                read.append((decl.get("name"), view))
             continue
-        views.append(_read_entry(entry, where))
-    return views
+        inner = entry.get("function")
+        tool: Mapping[str, Any] = inner if isinstance(inner, Mapping) else entry
+        read.append((tool.get("name"), _read_entry(entry, where)))
+    if names is None:
+        return [view for _, view in read]
+    return [
+        _renamed(view, names.lookup(raw) if isinstance(raw, str) else None) for raw, view in read
+    ]
+
+
+def _renamed(view: FunctionView, original: tuple[str, str] | None) -> FunctionView:
+    if original is None:
+        return view
+    return dataclasses.replace(view, plugin_name=original[0], name=original[1])
 
 
 def _read_entry(entry: Mapping[str, Any], where: str) -> FunctionView:

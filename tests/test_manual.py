@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 from examples.date_weather import DatePluginSimpleComplex, WeatherPluginSimpleComplex
 from sktypes import FunctionView, ParameterView, functions_manual, plugin_views, views_from_manual
 from sktypes.errors import ManualError
-from sktypes.manual import FORMATS, provider_name
+from sktypes.manual import FORMATS, NameTable, provider_name
 from sktypes.schema import dialect_problems
 from tests.golden_util import check_golden
 from tests.typefamilies import Item, Tree
@@ -204,3 +204,19 @@ def test_parameter_view_descriptions_reach_the_schema() -> None:
     (tool,) = functions_manual([view], "anthropic")
     assert isinstance(tool, dict)
     assert tool["input_schema"]["properties"]["a"] == {"type": "integer", "description": "An a."}
+
+
+@pytest.mark.parametrize("fmt", ["openai", "anthropic", "gemini", "mcp"])
+def test_name_table_maps_cleaned_and_shortened_names_back(fmt: str) -> None:
+    views = [
+        FunctionView(name="get items", plugin_name="My API"),
+        FunctionView(name="get_items", plugin_name="My_API"),
+        FunctionView(name="x" * 150, plugin_name="P"),
+    ]
+    table = NameTable()
+    manual = functions_manual(views, fmt, names=table)
+    tools = manual[0]["functionDeclarations"] if fmt == "gemini" else manual  # type: ignore[index]
+    written = [t["function"]["name"] if fmt == "openai" else t["name"] for t in tools]
+    assert len(set(written)) == 3  # "My API.get items" and "My_API.get_items" stay distinct
+    back = views_from_manual(manual, names=table)
+    assert [(v.plugin_name, v.name) for v in back] == [(v.plugin_name, v.name) for v in views]
