@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from sktypes.errors import SchemaError
-from sktypes.schema._check import dialect_problems
 from sktypes.schema._dialects import DIALECTS, GEMINI_RECURSION_DEPTH, Dialect, to_dialect
 from sktypes.schema._types import compat_type, type_adapter, type_schema
 
@@ -37,3 +36,13 @@ def json_schema(tp: Any, dialect: str = "json-schema") -> dict[str, Any]:
         raise SchemaError(f"unknown dialect {dialect!r}; choose one of {', '.join(DIALECTS)}")
     base = type_schema(tp).to_python()
     return base if dialect == "json-schema" else to_dialect(base, dialect)
+
+
+def dialect_problems(schema: Any, dialect: str) -> list[str]:
+    """Return every way ``schema`` breaks ``dialect`` (``pointer: message``); empty if none.
+
+    Imported on first use: the meta-schema machinery (jsonschema) is not needed to build views.
+    """
+    from sktypes.schema._check import dialect_problems as check
+
+    return check(schema, dialect)
