@@ -20,9 +20,13 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(PY) -m pip install --quiet -e '.[dev]'
 	@touch $@ $(VENV)/.installed-base
 
-$(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
-	$(PY) -m pip install --quiet -e '.[dev,bench]'
-	@touch $@ $(VENV)/.installed-dev $(VENV)/.installed-base
+BENCH_VENV := .bench-venv
+
+$(BENCH_VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(BENCH_VENV)/bin/python -m pip install --quiet -e '.[bench]'
+	@touch $@
 
 .PHONY: help
 help: ## list the targets
@@ -50,10 +54,10 @@ golden: $(VENV)/.installed-dev ## regenerate golden files (review the diff)
 	SKTYPES_UPDATE_GOLDEN=1 $(BIN)/pytest -q -p no:cacheprovider -m "not slow" tests -k golden
 
 .PHONY: bench
-bench: $(VENV)/.installed-bench ## side-by-side benchmarks against the peers (not a test)
-	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+bench: $(BENCH_VENV)/.installed ## side-by-side benchmarks against the peers (own venv; not a test)
+	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BENCH_VENV)/bin/python $$b || exit 1; done
 
 .PHONY: clean
 clean: ## remove the venv, caches and build output
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist *.egg-info
+	rm -rf $(VENV) $(BENCH_VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -22,9 +22,11 @@ import copy
 import dataclasses
 import functools
 import inspect
+import re
 import types
 import typing
 import warnings
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Any, ParamSpec, TypeVar, overload
 
@@ -139,7 +141,10 @@ def _signature(fn: Callable[..., Any]) -> inspect.Signature:
         raise IntrospectionError(f"cannot read the signature of {fn!r}: {exc}") from None
 
 
-_VIEWS: dict[tuple[Any, ...], FunctionView] = {}
+# function -> {(owner, plugin_name): view}; weak, so functions made per request are freed
+_VIEWS: weakref.WeakKeyDictionary[Callable[..., Any], dict[tuple[Any, ...], FunctionView]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def function_view(fn: Callable[..., Any], plugin_name: str | None = None) -> FunctionView:
@@ -156,21 +161,25 @@ def function_view(fn: Callable[..., Any], plugin_name: str | None = None) -> Fun
             message names the function and the parameter.
     """
     key = _cache_key(fn, plugin_name)
-    cached = _VIEWS.get(key) if key is not None else None
+    slot = _VIEWS.get(key[0]) if key is not None else None
+    cached = slot.get(key[1]) if slot is not None and key is not None else None
     if cached is None:
         target = _target(fn)
-        cached = _build(target, plugin_name if plugin_name is not None else target.default_plugin)
+        built = _build(target, plugin_name if plugin_name is not None else target.default_plugin)
+        cached = dataclasses.replace(built, native_function=fn)
         if key is not None:
-            _VIEWS[key] = cached
-    return dataclasses.replace(cached, native_function=fn)
+            _VIEWS.setdefault(key[0], {})[key[1]] = cached
+    if cached.native_function is fn:
+        return cached  # a plain function: the cached view itself
+    return dataclasses.replace(cached, native_function=fn)  # a fresh bound method
 
 
-def _cache_key(fn: Any, plugin_name: str | None) -> tuple[Any, ...] | None:
+def _cache_key(fn: Any, plugin_name: str | None) -> tuple[Any, tuple[Any, ...]] | None:
     if inspect.ismethod(fn):
         owner = fn.__self__ if isinstance(fn.__self__, type) else type(fn.__self__)
-        return (fn.__func__, owner, plugin_name)
+        return (fn.__func__, (owner, plugin_name))
     if inspect.isfunction(fn):
-        return (fn, plugin_name)
+        return (fn, (None, plugin_name))
     return None  # partials and callable instances: built each time (they carry state)
 
 
@@ -179,7 +188,7 @@ def _build(target: _Target, plugin_name: str) -> FunctionView:
     info = _info(func)
     where = f"{getattr(func, '__module__', '?')}.{getattr(func, '__qualname__', target.name)}"
     hints = _hints(func, where)
-    doc = docstring_parser.parse(inspect.getdoc(func) or "")
+    doc = _parse_docstring(inspect.getdoc(func) or "")
     param_docs = {p.arg_name: p.description for p in doc.params if p.description}
     params: list[ParameterView] = []
     accepts_extra = False
@@ -217,6 +226,30 @@ def _hints(func: Callable[..., Any], where: str) -> dict[str, Any]:
         return typing.get_type_hints(func, include_extras=True)
     except Exception as exc:  # NameError for unresolved strings, TypeError for bad ones
         raise IntrospectionError(f"cannot resolve the type hints: {exc}", where=where) from None
+
+
+_STYLE_MARKERS = (
+    (
+        re.compile(r"^\s*(Args|Arguments|Parameters|Returns|Raises|Yields):\s*$", re.M),
+        docstring_parser.DocstringStyle.GOOGLE,
+    ),
+    (re.compile(r"^\s*-{3,}\s*$", re.M), docstring_parser.DocstringStyle.NUMPYDOC),
+    (
+        re.compile(r"^\s*:(param|returns?|rtype|raises)\b", re.M),
+        docstring_parser.DocstringStyle.REST,
+    ),
+)
+
+
+def _parse_docstring(text: str) -> docstring_parser.Docstring:
+    """Parse with the style the text shows (one parser instead of trying all four)."""
+    for pattern, style in _STYLE_MARKERS:
+        if pattern.search(text):
+            try:
+                return docstring_parser.parse(text, style=style)
+            except docstring_parser.ParseError:
+                break
+    return docstring_parser.parse(text)
 
 
 def _describe(doc: docstring_parser.Docstring) -> str:
@@ -268,10 +301,20 @@ def _absorb_field(meta: _Meta, field: FieldInfo) -> FieldInfo:
         meta.factory = typing.cast(Callable[[], Any], field.default_factory)
     if field.default is PydanticUndefined and field.default_factory is None:
         return field
+    hit = _CLONES.get(id(field))
+    if hit is not None and hit[0] is field:
+        return hit[1]  # one clone per Field object keeps the per-type schema cache hitting
     clone = copy.copy(field)  # pydantic refuses defaults inside Annotated
     clone.default = PydanticUndefined
     clone.default_factory = None
+    if len(_CLONES) > _CLONE_LIMIT:
+        _CLONES.clear()
+    _CLONES[id(field)] = (field, clone)
     return clone
+
+
+_CLONE_LIMIT = 4096
+_CLONES: dict[int, tuple[FieldInfo, FieldInfo]] = {}
 
 
 def _parameter(param: inspect.Parameter, hint: Any, doc: str | None, where: str) -> ParameterView:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import weakref
 from collections.abc import Mapping
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError
 
 from sktypes.errors import ArgumentsError, ErrorDetail, snippet
@@ -14,7 +15,30 @@ from sktypes.views import FunctionView
 
 __all__ = ["json_path", "validate_arguments", "validator_for"]
 
-_FORMATS = Draft202012Validator.FORMAT_CHECKER  # draft 2020-12 formats only
+
+def _format_checker() -> FormatChecker:
+    """Draft 2020-12 formats, with ``date-time`` and ``time`` as lenient as the hydrator.
+
+    RFC 3339 demands a UTC offset; pydantic (and so :func:`sktypes.hydrate`) also accepts
+    naive values such as ``"07:30:00"``. A check stricter than the hydration would reject
+    calls the function itself accepts.
+    """
+    checker = FormatChecker(formats=())
+    checker.checkers = dict(Draft202012Validator.FORMAT_CHECKER.checkers)
+    checker.checks("date-time", raises=ValueError)(_is_date_time)
+    checker.checks("time", raises=ValueError)(_is_time)
+    return checker
+
+
+def _is_date_time(value: object) -> bool:
+    return not isinstance(value, str) or bool(dt.datetime.fromisoformat(value))
+
+
+def _is_time(value: object) -> bool:
+    return not isinstance(value, str) or bool(dt.time.fromisoformat(value))
+
+
+_FORMATS = _format_checker()
 _VALIDATORS: weakref.WeakKeyDictionary[FunctionView, Draft202012Validator] = (
     weakref.WeakKeyDictionary()
 )

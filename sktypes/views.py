@@ -346,19 +346,26 @@ class FunctionView:
 
 
 class _SchemaCache:
-    """Per-view memo of the combined parameters schema (views are immutable)."""
+    """Memo of combined parameters schemas, keyed by the parameters tuple's identity.
+
+    Views made from one another (``dataclasses.replace`` binding a method) share their
+    ``parameters`` tuple, so they share the memo entry too.
+    """
+
+    _LIMIT = 4096
 
     def __init__(self) -> None:
-        self._memo: dict[int, tuple[FunctionView, JsonDocument]] = {}
+        self._memo: dict[tuple[int, bool], tuple[tuple[ParameterView, ...], JsonDocument]] = {}
 
     def get(self, view: FunctionView) -> JsonDocument:
-        hit = self._memo.get(id(view))
-        if hit is not None and hit[0] is view:
+        key = (id(view.parameters), view.accepts_extra)
+        hit = self._memo.get(key)
+        if hit is not None and hit[0] is view.parameters:
             return hit[1]
         doc = JsonDocument(_combine(view.parameters, view.accepts_extra))
-        if len(self._memo) > 4096:
+        if len(self._memo) > self._LIMIT:
             self._memo.clear()
-        self._memo[id(view)] = (view, doc)
+        self._memo[key] = (view.parameters, doc)
         return doc
 
 

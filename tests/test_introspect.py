@@ -252,3 +252,30 @@ def test_second_view_is_cached() -> None:
     first = function_view(google)
     assert function_view(google) == first
     assert function_view(google).parameters is first.parameters
+
+
+def test_field_defaults_do_not_defeat_the_type_cache() -> None:
+    import types
+
+    from sktypes.schema import _types
+
+    def with_default(n: int = Field(default=1, ge=1, le=9, description="Travellers.")) -> None:
+        """Book."""
+
+    function_view(with_default)
+    before = len(_types._SCHEMAS)
+    for _ in range(5):
+        copy = types.FunctionType(with_default.__code__, with_default.__globals__)
+        copy.__defaults__ = with_default.__defaults__
+        copy.__annotations__ = with_default.__annotations__
+        assert (
+            function_view(copy).parameters[0].schema
+            == function_view(with_default).parameters[0].schema
+        )
+    assert len(_types._SCHEMAS) == before
+
+
+def test_cached_view_of_a_function_is_the_same_object() -> None:
+    assert function_view(google) is function_view(google)
+    bound = Plugin()
+    assert function_view(bound.method).parameters is function_view(bound.method).parameters

@@ -64,3 +64,14 @@ def test_every_problem_is_reported_at_once() -> None:
 def test_arguments_must_be_an_object() -> None:
     with pytest.raises(ArgumentsError, match="must be a JSON object"):
         validate_arguments(VIEW, [1, 2])  # type: ignore[arg-type]
+
+
+def test_naive_times_are_accepted_like_the_hydrator_does() -> None:
+    def alarm(at: dt.time, when: dt.datetime) -> None: ...
+
+    view = function_view(alarm)
+    validate_arguments(view, {"at": "07:30:00", "when": "2024-05-01T18:00:00"})
+    validate_arguments(view, {"at": "07:30:00+02:00", "when": "2024-05-01T18:00:00Z"})
+    with pytest.raises(ArgumentsError) as info:
+        validate_arguments(view, {"at": "7 am", "when": "tomorrow"})
+    assert [e.path for e in info.value.errors] == ["$.at", "$.when"]

@@ -168,6 +168,7 @@ def _hashable(tp: Any) -> bool:
     return True
 
 
+_CACHE_LIMIT = 4096
 _ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
 
 
@@ -185,6 +186,8 @@ def type_adapter(tp: Any) -> TypeAdapter[Any]:
             f"type {_type_name(tp)} has no JSON Schema: {str(exc).splitlines()[0]}"
         ) from None
     if cacheable:
+        if len(_ADAPTERS) > _CACHE_LIMIT:
+            _ADAPTERS.clear()  # types made per request must not pile up
         _ADAPTERS[tp] = adapter
     return adapter
 
@@ -217,6 +220,8 @@ def type_schema(tp: Any, mode: Mode = "validation") -> JsonDocument:
         ) from None
     doc = JsonDocument.from_value(raw)
     if cacheable:
+        if len(_SCHEMAS) > _CACHE_LIMIT:
+            _SCHEMAS.clear()
         _SCHEMAS[(tp, mode)] = doc
     return doc
 
