@@ -12,6 +12,7 @@ pydantic's generator does the work; this module adds what a model-facing schema 
 
 from __future__ import annotations
 
+import collections.abc
 import datetime as dt
 import functools
 import operator
@@ -172,11 +173,20 @@ _CACHE_LIMIT = 4096
 _ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
 
 
+def _cache_key(tp: Any) -> Any:
+    """A cache key that tells ``Union[A, B]`` from ``Union[B, A]``.
+
+    typing's unions compare equal whatever their order, but the schema lists the options
+    in order; generic aliases are keyed by their text as well.
+    """
+    return (tp, repr(tp)) if typing.get_args(tp) else tp
+
+
 def type_adapter(tp: Any) -> TypeAdapter[Any]:
     """Return a (cached) pydantic ``TypeAdapter`` for ``tp`` (TypedDicts made compatible)."""
     cacheable = _hashable(tp)
     if cacheable:
-        hit = _ADAPTERS.get(tp)
+        hit = _ADAPTERS.get(_cache_key(tp))
         if hit is not None:
             return hit
     try:
@@ -188,11 +198,11 @@ def type_adapter(tp: Any) -> TypeAdapter[Any]:
     if cacheable:
         if len(_ADAPTERS) > _CACHE_LIMIT:
             _ADAPTERS.clear()  # types made per request must not pile up
-        _ADAPTERS[tp] = adapter
+        _ADAPTERS[_cache_key(tp)] = adapter
     return adapter
 
 
-_SCHEMAS: dict[tuple[Any, str], JsonDocument] = {}
+_SCHEMAS: dict[tuple[Any, Mode], JsonDocument] = {}
 
 
 def type_schema(tp: Any, mode: Mode = "validation") -> JsonDocument:
@@ -206,9 +216,15 @@ def type_schema(tp: Any, mode: Mode = "validation") -> JsonDocument:
         return hit
     cacheable = _hashable(tp)
     if cacheable:
-        hit = _SCHEMAS.get((tp, mode))
+        hit = _SCHEMAS.get((_cache_key(tp), mode))
         if hit is not None:
             return hit
+    composed = _compose(tp, mode)
+    if composed is not None:
+        doc = JsonDocument.from_value(composed)
+        if cacheable:
+            _SCHEMAS[(_cache_key(tp), mode)] = doc
+        return doc
     adapter = type_adapter(tp)
     try:
         raw = adapter.json_schema(
@@ -222,8 +238,96 @@ def type_schema(tp: Any, mode: Mode = "validation") -> JsonDocument:
     if cacheable:
         if len(_SCHEMAS) > _CACHE_LIMIT:
             _SCHEMAS.clear()
-        _SCHEMAS[(tp, mode)] = doc
+        _SCHEMAS[(_cache_key(tp), mode)] = doc
     return doc
+
+
+# --- composing container schemas from cached parts -----------------------------------
+
+_ARRAYS: dict[Any, bool] = {  # origin -> uniqueItems
+    list: False,
+    collections.abc.Sequence: False,
+    collections.abc.MutableSequence: False,
+    set: True,
+    frozenset: True,
+    collections.abc.Set: True,
+    collections.abc.MutableSet: True,
+}
+_MAPPINGS = frozenset({dict, collections.abc.Mapping, collections.abc.MutableMapping})
+_SCALARS = (str, int, bool)
+
+
+def _compose(tp: Any, mode: Mode) -> dict[str, Any] | None:
+    """Build the schema of a container, union or literal from its parts' cached schemas.
+
+    The result is what pydantic itself generates for these types (a test checks that on
+    random compositions); anything involving a class returns ``None`` and goes to pydantic.
+    Most parameter types are such compositions of scalars, so a cold function rarely needs
+    a new ``TypeAdapter``.
+    """
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin is typing.Literal:
+        return _literal(args)
+    if origin is None or not args or not all(_plain(a) for a in args):
+        return None
+    if origin in _ARRAYS and len(args) == 1:
+        return _wrap([args[0]], mode, lambda item: _array(item, unique=_ARRAYS[origin]))
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return _wrap([args[0]], mode, lambda item: _array(item, unique=False))
+    if origin in _MAPPINGS and len(args) == 2 and args[0] is str:
+        return _wrap(
+            [args[1]], mode, lambda value: {"additionalProperties": value, "type": "object"}
+        )
+    if origin is typing.Union or origin is types.UnionType:
+        rest = [a for a in args if a is not type(None)]
+        parts = rest + [type(None)] * (len(rest) != len(args))
+        return _wrap(parts, mode, lambda *bodies: {"anyOf": list(bodies)})
+    return None
+
+
+def _plain(tp: Any) -> bool:
+    """A type whose schema never becomes a ``$defs`` entry: fixed scalars and compositions.
+
+    Classes (models, enums, dataclasses…) are inlined at the root of their own schema but
+    referenced from containers, under names pydantic chooses: those go to pydantic.
+    """
+    if tp is Ellipsis or (_hashable(tp) and tp in _FIXED and tp is not object):
+        return True
+    origin = typing.get_origin(tp)
+    if origin is typing.Literal:
+        return True
+    composable = origin in _ARRAYS or origin in _MAPPINGS or origin is tuple
+    composable = composable or origin is typing.Union or origin is types.UnionType
+    return composable and all(_plain(a) for a in typing.get_args(tp))
+
+
+def _array(item: Any, *, unique: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"items": item, "type": "array"}
+    if unique:
+        out["uniqueItems"] = True
+    return out
+
+
+def _literal(values: tuple[Any, ...]) -> dict[str, Any] | None:
+    if not values or not all(v is None or type(v) in _SCALARS for v in values):
+        return None  # enums and bytes literals: pydantic's rules
+    kinds = {type(v) for v in values}
+    names = {str: "string", int: "integer", bool: "boolean", type(None): "null"}
+    out: dict[str, Any] = {"const": values[0]} if len(values) == 1 else {"enum": list(values)}
+    if len(kinds) == 1:
+        out["type"] = names[kinds.pop()]
+    return out
+
+
+def _wrap(parts: list[Any], mode: Mode, build: Any) -> dict[str, Any] | None:
+    """Combine the parts' (cached, ``$defs``-free) schemas with ``build``."""
+    try:
+        bodies = [type_schema(part, mode).value for part in parts]
+    except IntrospectionError:
+        return None
+    out: dict[str, Any] = build(*bodies)
+    return out
 
 
 def _type_name(tp: Any) -> str:
