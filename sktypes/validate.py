@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import weakref
 from collections.abc import Mapping
 from typing import Any
 
@@ -39,18 +38,23 @@ def _is_time(value: object) -> bool:
 
 
 _FORMATS = _format_checker()
-_VALIDATORS: weakref.WeakKeyDictionary[FunctionView, Draft202012Validator] = (
-    weakref.WeakKeyDictionary()
-)
+# keyed by the identity of the view's parameters tuple (shared by bound copies of a view):
+# hashing a view by value would hash every schema on every call
+_VALIDATORS: dict[tuple[int, bool], tuple[tuple[Any, ...], Draft202012Validator]] = {}
+_LIMIT = 4096
 
 
 def validator_for(view: FunctionView) -> Draft202012Validator:
     """Return a (cached) validator for the view's arguments object, formats checked."""
-    hit = _VALIDATORS.get(view)
-    if hit is None:
-        hit = Draft202012Validator(view.parameters_schema, format_checker=_FORMATS)
-        _VALIDATORS[view] = hit
-    return hit
+    key = (id(view.parameters), view.accepts_extra)
+    hit = _VALIDATORS.get(key)
+    if hit is not None and hit[0] is view.parameters:
+        return hit[1]
+    validator = Draft202012Validator(view.parameters_schema, format_checker=_FORMATS)
+    if len(_VALIDATORS) > _LIMIT:
+        _VALIDATORS.clear()
+    _VALIDATORS[key] = (view.parameters, validator)
+    return validator
 
 
 def json_path(parts: Any) -> str:

@@ -135,6 +135,7 @@ class ParameterView:
     is_required: bool = True
     native_type: Any = field(default=None, repr=False)
     schema: JsonDocument | None = None
+    _key_cache: tuple[Any, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __init__(
         self,
@@ -157,16 +158,22 @@ class ParameterView:
         setter(self, "is_required", is_required)
         setter(self, "native_type", native_type)
         setter(self, "schema", doc)
+        setter(self, "_key_cache", None)
 
     def _key(self) -> tuple[Any, ...]:
-        return (
-            self.name,
-            self.description,
-            JsonDocument.from_value(_jsonable(self.default_value)),
-            self.type,
-            self.is_required,
-            self.schema,
-        )
+        """What equality and hashing compare (computed once: views are immutable)."""
+        if self._key_cache is None:
+            key = (
+                self.name,
+                self.description,
+                JsonDocument.from_value(_jsonable(self.default_value)),
+                self.type,
+                self.is_required,
+                self.schema,
+            )
+            object.__setattr__(self, "_key_cache", key)
+            return key
+        return self._key_cache
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ParameterView):

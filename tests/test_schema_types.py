@@ -51,6 +51,13 @@ def _strategy(tp: Any) -> st.SearchStrategy[Any]:
         return st.datetimes(timezones=st.just(dt.UTC))
     if tp is dt.time:
         return st.times(timezones=st.just(dt.UTC))
+    if tp is Tree:  # st.from_type grows recursive models without bound: keep them small
+        leaf = st.builds(Tree, value=st.integers(), children=st.just([]))
+        return st.recursive(
+            leaf,
+            lambda kids: st.builds(Tree, value=st.integers(), children=st.lists(kids, max_size=3)),
+            max_leaves=8,
+        )
     return st.from_type(tp)
 
 
