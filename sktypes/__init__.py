@@ -27,10 +27,14 @@ _EXPORTS: dict[str, str] = {
     "function_view": "sktypes.introspect",
     "plugin_views": "sktypes.introspect",
     "json_schema": "sktypes.schema",
+    "load_openapi": "sktypes.openapi",
+    "OpenApiPlugin": "sktypes.openapi",
     "views_from_manual": "sktypes.manual",
     # outputs
     "functions_manual": "sktypes.manual",
     "validate_arguments": "sktypes.validate",
+    "hydrate": "sktypes.hydration",
+    "hydrate_stream": "sktypes.hydration",
     # errors
     "SktypesError": "sktypes.errors",
     "ArgumentsError": "sktypes.errors",
@@ -57,9 +61,13 @@ __all__ = [
     "function_view",
     "plugin_views",
     "json_schema",
+    "load_openapi",
+    "OpenApiPlugin",
     "views_from_manual",
     "functions_manual",
     "validate_arguments",
+    "hydrate",
+    "hydrate_stream",
     "SktypesError",
     "ArgumentsError",
     "ContentError",
@@ -92,9 +100,11 @@ if TYPE_CHECKING:
         TemplateError,
         UnknownTemplateFormatError,
     )
+    from sktypes.hydration import hydrate, hydrate_stream
     from sktypes.introspect import function_view, kernel_function, plugin_views
     from sktypes.jsondoc import JsonDocument
     from sktypes.manual import functions_manual, views_from_manual
+    from sktypes.openapi import OpenApiPlugin, load_openapi
     from sktypes.schema import json_schema
     from sktypes.validate import validate_arguments
     from sktypes.views import FunctionView, ParameterView, ParameterViewType, ReturnParameterView

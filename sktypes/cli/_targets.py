@@ -138,7 +138,9 @@ def _document_views(path: Path) -> list[FunctionView]:
             f"not valid JSON/YAML: {str(exc).splitlines()[0]}", file=str(path), where=where
         ) from None
     if isinstance(data, dict) and ("openapi" in data or "swagger" in data):
-        raise TargetError("OpenAPI documents are not supported yet", file=str(path))
+        from sktypes.openapi import load_openapi
+
+        return list(load_openapi(path).views)
     try:
         return views_from_manual(data)
     except SktypesError as exc:

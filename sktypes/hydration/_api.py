@@ -1,0 +1,325 @@
+"""``hydrate``: the public entry point and the repair pipeline.
+
+The order of work, cheapest first:
+
+1. **fast path** — the whole text goes to the target (pydantic's ``validate_json`` for
+   types): clean JSON costs exactly what pydantic costs;
+2. **value fixes** — valid JSON that does not fit: a JSON string holding the object
+   (double encoding) is unwrapped; enum member names are mapped to values;
+3. **extraction** — the first code fence (``json``-labelled first), else the text
+   itself: its outermost ``{…}``/``[…]`` span is tried as it is;
+4. **repair** — the tolerant scanner (:mod:`._scan`) rewrites the first complete value
+   into strict JSON, which goes to the target.
+
+``strict=True`` stops after step 1 and validates in pydantic's strict mode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar, overload
+
+from sktypes.errors import ErrorDetail, HydrationError, SktypesError, snippet
+from sktypes.hydration._errors import Invalid, line_col
+from sktypes.hydration._extract import (
+    OPEN,
+    TRAILING_NUMBER,
+    cut_json,
+    outer_span,
+    regions,
+    scan_detail,
+    starts,
+    tail,
+)
+from sktypes.hydration._quick import quick_rewrite
+from sktypes.hydration._scan import ScanResult, scan
+from sktypes.hydration._targets import JsonSyntax, Target, loads, target_for
+from sktypes.jsondoc import JsonDocument
+from sktypes.views import FunctionView, ParameterView, ReturnParameterView
+
+__all__ = ["DEFAULT_LIMITS", "HydrationLimits", "hydrate"]
+
+T = TypeVar("T")
+
+_NOTHING: Any = object()
+
+
+@dataclass(frozen=True, slots=True)
+class HydrationLimits:
+    """Bounds on what one hydration reads.
+
+    Attributes:
+        max_size: largest input, in bytes (UTF-8) or characters; larger input fails at once.
+        max_depth: deepest nesting of arrays and objects the repair scanner follows.
+            pydantic's own JSON parser stops at 200 levels whatever this says.
+        max_candidates: how many ``{``/``[`` positions in prose are tried as the start
+            of the JSON value before giving up (keeps repair linear in the input size).
+    """
+
+    max_size: int = 16 * 1024 * 1024
+    max_depth: int = 200
+    max_candidates: int = 16
+
+
+DEFAULT_LIMITS = HydrationLimits()
+_PARSER_DEPTH = 200  # pydantic's JSON parser refuses deeper nesting by itself
+
+JsonInput = str | bytes | bytearray | memoryview | Any
+"""What ``hydrate`` reads: text, UTF-8 bytes, or an already-parsed JSON value."""
+
+
+@overload
+def hydrate(
+    target: type[T],
+    data: JsonInput,
+    *,
+    partial: bool = ...,
+    repair: bool = ...,
+    strict: bool = ...,
+    limits: HydrationLimits | None = ...,
+) -> T: ...
+@overload
+def hydrate(
+    target: FunctionView,
+    data: JsonInput,
+    *,
+    partial: bool = ...,
+    repair: bool = ...,
+    strict: bool = ...,
+    limits: HydrationLimits | None = ...,
+) -> dict[str, Any]: ...
+@overload
+def hydrate(
+    target: ParameterView | ReturnParameterView | Mapping[str, Any] | JsonDocument | Any,
+    data: JsonInput,
+    *,
+    partial: bool = ...,
+    repair: bool = ...,
+    strict: bool = ...,
+    limits: HydrationLimits | None = ...,
+) -> Any: ...
+def hydrate(
+    target: Any,
+    data: JsonInput,
+    *,
+    partial: bool = False,
+    repair: bool = True,
+    strict: bool = False,
+    limits: HydrationLimits | None = None,
+) -> Any:
+    """Turn what a model sent back into a native value of ``target``.
+
+    Args:
+        target: a Python type (anything pydantic validates), a ``ParameterView`` or
+            ``ReturnParameterView`` (its native type, else its schema), a
+            ``FunctionView`` (an arguments object → ``dict`` of native values, defaults
+            applied) or a JSON Schema (``dict`` or ``JsonDocument``; returns JSON values).
+        data: the model's text (``str`` or UTF-8 ``bytes``) or an already-parsed value.
+        partial: accept a truncated prefix and return the best value so far (fields not
+            yet complete are absent; see the README for details).
+        repair: find the JSON inside prose or code fences and fix what models get wrong.
+        strict: no repair and no coercions (pydantic's strict mode).
+        limits: size and depth bounds (:data:`DEFAULT_LIMITS`).
+
+    Raises:
+        HydrationError: listing every problem (JSON path, message, offending input);
+            ``.for_llm()`` renders them for the model. Nothing else is raised.
+    """
+    lim = limits or DEFAULT_LIMITS
+    try:
+        tgt = target_for(target)
+    except SktypesError as exc:
+        raise HydrationError(
+            [ErrorDetail("$", f"cannot hydrate into {_name(target)}: {exc.message}")],
+            summary=f"cannot hydrate into {_name(target)}",
+        ) from None
+    except Exception as exc:
+        raise HydrationError(
+            [ErrorDetail("$", f"cannot hydrate into {_name(target)}: {type(exc).__name__}")],
+            summary=f"cannot hydrate into {_name(target)}",
+        ) from None
+    try:
+        return _run(tgt, data, partial, repair and not strict, strict, lim)
+    except _Failed as exc:
+        summary = f"cannot hydrate {tgt.name}" + (f" ({exc.note})" if exc.note else "")
+        raise HydrationError(exc.details, summary=summary) from None
+    except HydrationError:
+        raise
+    except (Exception, RecursionError) as exc:  # a bug or a hostile validator: still ours
+        detail = ErrorDetail("$", f"hydration failed: {type(exc).__name__}: {snippet(str(exc))}")
+        raise HydrationError([detail], summary=f"cannot hydrate {tgt.name}") from None
+
+
+def _name(target: Any) -> str:
+    name = getattr(target, "__qualname__", None)
+    return name if isinstance(name, str) else snippet(repr(target), 40)
+
+
+class _Failed(Exception):
+    def __init__(self, details: list[ErrorDetail], note: str = "") -> None:
+        super().__init__(details[0].message if details else note)
+        self.details = details
+        self.note = note
+
+
+def _run(
+    tgt: Target, data: Any, partial: bool, repair: bool, strict: bool, lim: HydrationLimits
+) -> Any:
+    if isinstance(data, (bytearray, memoryview)):
+        data = bytes(data)
+    if not isinstance(data, (str, bytes)):
+        return _from_value(tgt, data, partial, repair, strict, lim)
+    if len(data) > lim.max_size:
+        raise _Failed([ErrorDetail("$", f"input is {len(data)} long; the limit is {lim.max_size}")])
+    text = data if isinstance(data, str) else data.decode("utf-8", errors="replace")
+    if partial and cut_json(text):  # cannot be complete: go straight to the prefix parser
+        return _repair(tgt, text, partial, repair, strict, lim, complete_tries=False)
+    try:
+        return _checked(tgt, data, partial, repair, strict, lim, unwrap=repair)
+    except JsonSyntax as exc:
+        syntax = str(exc)
+    if not repair and not partial:
+        raise _Failed([ErrorDetail("$", f"not valid JSON: {syntax}", tail(data))])
+    return _repair(tgt, text, partial, repair, strict, lim)
+
+
+def _from_value(
+    tgt: Target, data: Any, partial: bool, repair: bool, strict: bool, lim: HydrationLimits
+) -> Any:
+    try:
+        return tgt.from_value(data, strict)
+    except Invalid as exc:
+        first = exc.details
+    if repair and isinstance(data, str) and not tgt.accepts_text:
+        return _text_value(tgt, data, partial, strict, lim, first)
+    if partial:
+        try:
+            return tgt.partial().from_value(data, strict)
+        except Invalid:
+            pass
+    raise _Failed(first)
+
+
+def _text_value(
+    tgt: Target,
+    data: str,
+    partial: bool,
+    strict: bool,
+    lim: HydrationLimits,
+    first: list[ErrorDetail],
+) -> Any:
+    """An already-parsed string that should have been an object: parse it as text."""
+    try:
+        return _run(tgt, data, partial, True, strict, lim)
+    except _Failed:
+        raise _Failed(first) from None
+
+
+def _checked(
+    tgt: Target,
+    raw: str | bytes,
+    partial: bool,
+    repair: bool,
+    strict: bool,
+    lim: HydrationLimits,
+    *,
+    unwrap: bool,
+    note: str = "",
+) -> Any:
+    """Validate strict JSON text; on a misfit try the value fixes, then the partial twin."""
+    try:
+        return tgt.from_json(raw, strict)
+    except Invalid as exc:
+        details = exc.details
+    if unwrap and not tgt.accepts_text:
+        inner = loads(raw)
+        if isinstance(inner, str) and inner.strip()[:1] in ("{", "["):  # double encoded
+            try:
+                return _run(tgt, inner, partial, repair, strict, lim)
+            except _Failed:
+                pass
+    if partial:
+        try:
+            return tgt.partial().from_json(raw, strict)
+        except Invalid:
+            pass
+    raise _Failed(details, note)
+
+
+def _repair(
+    tgt: Target,
+    text: str,
+    partial: bool,
+    repair: bool,
+    strict: bool,
+    lim: HydrationLimits,
+    *,
+    complete_tries: bool = True,
+) -> Any:
+    first_error: ScanResult | None = None
+    for region, note in regions(text):
+        body = outer_span(region) if complete_tries else ""
+        if body and repair:
+            quick = lim.max_depth >= _PARSER_DEPTH  # else only the scanner enforces the limit
+            for rewrite in (False, True) if quick else (False,):
+                candidate = quick_rewrite(body) if rewrite else body  # rewrite only if needed
+                try:
+                    return _checked(
+                        tgt, candidate, partial, repair, strict, lim, unwrap=True, note=note
+                    )
+                except JsonSyntax:
+                    pass
+        if partial:
+            got = _clean_prefix(tgt, region, strict)
+            if got is not _NOTHING:
+                return got
+        for start in starts(region, lim.max_candidates):
+            result = scan(region, start, partial=partial, max_depth=lim.max_depth)
+            if result.complete and result.json[:1] not in "{[" and region[result.end :].strip():
+                result = ScanResult(
+                    "", start, result.end, False, "text follows a bare value", result.end
+                )
+            if result.json and (result.complete or partial):
+                more = OPEN.search(region, result.end) is not None if result.complete else False
+                where = f"the text holds more JSON; used the value at {line_col(region, start)}"
+                note2 = "; ".join(n for n in (note, where if more else "") if n)
+                try:
+                    return _checked(
+                        tgt, result.json, partial, repair, strict, lim, unwrap=True, note=note2
+                    )
+                except JsonSyntax as exc:  # pragma: no cover - the scanner wrote strict JSON
+                    raise _Failed([ErrorDetail("$", f"repair failed: {exc}")]) from None
+            if first_error is None or (result.truncated and not first_error.truncated):
+                first_error = result
+            if result.truncated or result.elements:
+                break  # later starts lie inside the broken (or cut-off) value
+        if first_error is not None and (first_error.truncated or first_error.elements):
+            break
+    if tgt.accepts_text and repair and text.strip():
+        try:
+            return tgt.from_value(text.strip(), strict)
+        except Invalid:
+            pass
+    raise _Failed([scan_detail(first_error, text)])
+
+
+def _clean_prefix(tgt: Target, region: str, strict: bool) -> Any:
+    """A prefix of clean JSON: pydantic's partial parser, then the partial target.
+
+    A number that touches the end may be cut (``21`` of ``215``), so it is dropped
+    first; incomplete strings, literals and keys are dropped by the parser itself.
+    Returns ``_NOTHING`` when the prefix is not clean JSON (the scanner takes over).
+    """
+    first = OPEN.search(region)
+    if first is None:
+        return _NOTHING
+    body = region[first.start() :]
+    if body[-1:].isdigit():
+        body = TRAILING_NUMBER.sub("", body)
+    try:
+        return tgt.partial().from_partial_json(body, strict)
+    except JsonSyntax:
+        return _NOTHING
+    except Invalid as exc:
+        raise _Failed(exc.details) from None

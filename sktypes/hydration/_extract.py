@@ -1,0 +1,116 @@
+"""Finding the JSON in a model's answer: code fences, prose, cut-off prefixes.
+
+Everything here is a single linear pass with ``str.find`` or one compiled regex; nothing
+is parsed twice on the way to the scanner.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from sktypes.errors import ErrorDetail, snippet
+from sktypes.hydration._errors import line_col
+from sktypes.hydration._scan import ScanResult
+
+__all__ = [
+    "OPEN",
+    "TRAILING_NUMBER",
+    "cut_json",
+    "outer_span",
+    "regions",
+    "scan_detail",
+    "starts",
+    "tail",
+]
+
+
+def cut_json(text: str) -> bool:
+    """Text that opens an object or array but does not close one is surely a prefix."""
+    head = text.lstrip()[:1]
+    return head in ("{", "[") and text.rstrip()[-1:] not in ("}", "]")
+
+
+OPEN = re.compile(r"[{\[]")
+_JSON_LABELS = ("json", "json5", "jsonc", "")
+
+
+def _fences(text: str, limit: int = 8) -> list[tuple[str, str]]:
+    """The first ``limit`` code fences as (label, body); an unclosed one runs to the end."""
+    fences: list[tuple[str, str]] = []
+    pos = 0
+    while len(fences) < limit:
+        start = text.find("```", pos)
+        if start < 0:
+            break
+        eol = text.find("\n", start + 3)
+        if eol < 0:
+            break
+        label = text[start + 3 : eol].strip().lower()
+        end = text.find("```", eol + 1)
+        fences.append((label, text[eol + 1 : end if end >= 0 else len(text)]))
+        if end < 0:
+            break
+        pos = end + 3
+    return fences
+
+
+def regions(text: str) -> list[tuple[str, str]]:
+    """Where to look, in order: code fences (``json`` ones first), then the whole text."""
+    fences = _fences(text)
+    order = [i for i, f in enumerate(fences) if f[0] in _JSON_LABELS]
+    order += [i for i in range(len(fences)) if i not in order]
+    regions: list[tuple[str, str]] = []
+    for i in order:
+        note = f"used code block {i + 1} of {len(fences)}" if len(fences) > 1 else ""
+        regions.append((fences[i][1], note))
+    regions.append((text, ""))
+    return regions
+
+
+def starts(region: str, limit: int) -> Iterator[int]:
+    stripped = len(region) - len(region.lstrip())
+    if stripped < len(region) and region[stripped] not in "{[":
+        yield stripped
+        limit -= 1
+    for i, m in enumerate(OPEN.finditer(region)):
+        if i >= limit:
+            return
+        yield m.start()
+
+
+TRAILING_NUMBER = re.compile(r"[-+.eE0-9]+\Z")
+
+
+def outer_span(region: str) -> str:
+    """The text from the first ``{``/``[`` to the last ``}``/``]`` (or the whole, stripped)."""
+    body = region.strip()
+    if body[:1] in ("{", "["):
+        return body
+    first = OPEN.search(body)
+    if first is None:
+        return ""
+    last = max(body.rfind("}"), body.rfind("]"))
+    return body[first.start() : last + 1] if last > first.start() else ""
+
+
+def tail(data: str | bytes) -> str:
+    text = data if isinstance(data, str) else data.decode("utf-8", errors="replace")
+    return snippet((text[-40:] if len(text) > 40 else text).strip())
+
+
+def scan_detail(result: ScanResult | None, text: str) -> ErrorDetail:
+    if result is None or not text.strip():
+        return ErrorDetail("$", "no JSON value found in the output", snippet(text))
+    if result.truncated:
+        at = line_col(text, max(len(text.rstrip()) - 1, 0))
+        return ErrorDetail(
+            result.error_path or "$",
+            f"the output ends at {at} before the JSON value is complete (truncated?)",
+            tail(text),
+        )
+    near = text[result.error_pos : result.error_pos + 30]
+    message = result.error or "no JSON value found"
+    if result.error:
+        message = f"not valid JSON: {message} at {line_col(text, result.error_pos)}"
+    return ErrorDetail(result.error_path or "$", message, snippet(near))

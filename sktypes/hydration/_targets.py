@@ -1,0 +1,389 @@
+"""Targets: what a hydration produces, behind one small interface.
+
+A target turns JSON text (``from_json``) or an already-parsed JSON value
+(``from_value``) into the result, raising :class:`JsonSyntax` when the text is not JSON
+and :class:`Invalid` when the value does not fit. Kinds:
+
+- :class:`TypeTarget`: any type pydantic validates (a cached ``TypeAdapter``);
+- :class:`SchemaTarget`: a JSON Schema (jsonschema; returns the JSON value);
+- :class:`FunctionTarget`: a function view's arguments object → ``dict`` of natives.
+
+``target_for`` picks and caches one per target object.
+"""
+
+from __future__ import annotations
+
+import copy
+import enum
+import weakref
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+import pydantic_core
+import typing_extensions
+from jsonschema import Draft202012Validator
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+
+from sktypes.errors import ErrorDetail, SktypesError, snippet
+from sktypes.hydration._coerce import coerce_schema_strings, enum_classes, enum_name_fix
+from sktypes.hydration._errors import Invalid, details_from_pydantic, path_of
+from sktypes.hydration._partial import partial_schema, partial_type
+from sktypes.jsondoc import FrozenDict, JsonDocument, thaw
+from sktypes.schema import compat_type, type_adapter
+from sktypes.views import FunctionView, ParameterView, ReturnParameterView
+
+__all__ = [
+    "FunctionTarget",
+    "JsonSyntax",
+    "SchemaTarget",
+    "Target",
+    "TypeTarget",
+    "loads",
+    "target_for",
+]
+
+
+class JsonSyntax(Exception):
+    """Internal: the text is not JSON (the message says where)."""
+
+
+def loads(raw: str | bytes) -> Any:
+    """Parse strict JSON (orjson; pydantic's parser for integers beyond 64 bits)."""
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        try:
+            return pydantic_core.from_json(raw)
+        except ValueError:
+            raise JsonSyntax(str(exc)) from None
+
+
+def _internal(exc: BaseException) -> Invalid:
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return Invalid([ErrorDetail("$", f"validation failed: {type(exc).__name__}: {text}")])
+
+
+class Target:
+    """The interface every target kind implements."""
+
+    name = "value"
+    accepts_text = False
+
+    def from_json(self, raw: str | bytes, strict: bool) -> Any:
+        """Validate JSON text."""
+        raise NotImplementedError
+
+    def from_value(self, value: Any, strict: bool) -> Any:
+        """Validate an already-parsed value."""
+        raise NotImplementedError
+
+    def from_partial_json(self, body: str, strict: bool) -> Any:
+        """Validate a prefix of clean JSON (pydantic's partial parser drops what is cut)."""
+        try:
+            value = pydantic_core.from_json(body, allow_partial=True)
+        except ValueError as exc:
+            raise JsonSyntax(str(exc)) from None
+        return self.from_value(value, strict)
+
+    def partial(self) -> Target:
+        """The target for prefixes (see :mod:`sktypes.hydration._partial`)."""
+        return self
+
+
+class TypeTarget(Target):
+    """A Python type, validated by pydantic (lax unless ``strict``)."""
+
+    def __init__(self, tp: Any, *, is_partial: bool = False) -> None:
+        self.tp = tp
+        self.adapter: TypeAdapter[Any] = type_adapter(tp)
+        self.name = getattr(tp, "__qualname__", None) or repr(tp)
+        self.accepts_text = tp is str
+        self._is_partial = is_partial
+        self._partial: Target | None = None
+        self._enums: list[type[enum.Enum]] | None = None
+
+    def from_json(self, raw: str | bytes, strict: bool) -> Any:
+        """Validate JSON text with pydantic's ``validate_json``."""
+        try:
+            return self.adapter.validate_json(raw, strict=strict or None)
+        except ValidationError as exc:
+            if any(e["type"] == "json_invalid" for e in exc.errors(include_url=False)):
+                message = exc.errors(include_url=False)[0]["msg"]
+                raise JsonSyntax(message) from None
+            return self._retry(exc, loads(raw), strict)
+        except (Exception, RecursionError) as exc:  # a validator raised something else
+            raise _internal(exc) from None
+
+    def from_partial_json(self, body: str, strict: bool) -> Any:
+        """Validate a prefix in one pass (pydantic's ``experimental_allow_partial``)."""
+        try:
+            return self.adapter.validate_json(
+                body, strict=strict or None, experimental_allow_partial=True
+            )
+        except ValidationError as exc:
+            if any(e["type"] == "json_invalid" for e in exc.errors(include_url=False)):
+                raise JsonSyntax(exc.errors(include_url=False)[0]["msg"]) from None
+            data = pydantic_core.from_json(body, allow_partial=True)
+            raise Invalid(details_from_pydantic(exc, data)) from None
+        except (Exception, RecursionError) as exc:
+            raise _internal(exc) from None
+
+    def from_value(self, value: Any, strict: bool) -> Any:
+        """Validate a parsed value (through JSON, so lax and strict mean what they mean)."""
+        try:
+            raw = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY)
+        except (TypeError, orjson.JSONEncodeError):
+            return self._python(value, strict)
+        try:
+            return self.from_json(raw, strict)
+        except JsonSyntax:  # pragma: no cover - orjson wrote it
+            return self._python(value, strict)
+
+    def _python(self, value: Any, strict: bool) -> Any:
+        try:
+            return self.adapter.validate_python(value, strict=strict or None)
+        except ValidationError as exc:
+            raise Invalid(details_from_pydantic(exc, value)) from None
+        except (Exception, RecursionError) as exc:
+            raise _internal(exc) from None
+
+    def _retry(self, exc: ValidationError, data: Any, strict: bool) -> Any:
+        """Lax mode: enums by member name, then validate again; else report."""
+        if not strict:
+            if self._enums is None:
+                self._enums = enum_classes(self.tp)
+            fixed = enum_name_fix(exc, data, self._enums) if self._enums else None
+            if fixed is not None:
+                try:
+                    return self.adapter.validate_python(fixed)
+                except ValidationError as again:
+                    raise Invalid(details_from_pydantic(again, fixed)) from None
+                except (Exception, RecursionError) as other:
+                    raise _internal(other) from None
+        raise Invalid(details_from_pydantic(exc, data)) from None
+
+    def partial(self) -> Target:
+        """A target for the type's partial twin (all fields optional, recursively)."""
+        if self._is_partial:
+            return self
+        if self._partial is None:
+            twin = partial_type(self.tp)
+            try:
+                self._partial = TypeTarget(twin, is_partial=True) if twin is not self.tp else self
+            except SktypesError:
+                self._partial = self
+        return self._partial
+
+
+_FORMATS = Draft202012Validator.FORMAT_CHECKER
+
+
+class SchemaTarget(Target):
+    """A JSON Schema: the value is validated with jsonschema and returned as JSON."""
+
+    def __init__(self, schema: Mapping[str, Any] | bool, name: str = "value") -> None:
+        plain = thaw(schema) if isinstance(schema, Mapping) else schema
+        self.schema = plain
+        self.name = name
+        self.validator = Draft202012Validator(plain, format_checker=_FORMATS)
+        self.accepts_text = isinstance(plain, dict) and plain.get("type") == "string"
+        self._partial: SchemaTarget | None = None
+
+    def from_json(self, raw: str | bytes, strict: bool) -> Any:
+        """Parse, then validate against the schema."""
+        return self.from_value(loads(raw), strict)
+
+    def from_value(self, value: Any, strict: bool) -> Any:
+        """Validate against the schema; in lax mode numeric/boolean strings are coerced."""
+        details = self.problems(value)
+        if details and not strict:
+            fixed = coerce_schema_strings(self.validator, value)
+            if fixed is not None and not self.problems(fixed):
+                return fixed
+        if details:
+            raise Invalid(details)
+        return value
+
+    def problems(self, value: Any, base: str = "$") -> list[ErrorDetail]:
+        """Every way ``value`` breaks the schema, as details (empty when it fits)."""
+        try:
+            errors = sorted(self.validator.iter_errors(value), key=lambda e: list(map(str, e.path)))
+        except (Exception, RecursionError) as exc:  # a broken schema or an unresolvable $ref
+            return [ErrorDetail(base, f"the target schema cannot be used: {exc}")]
+        out = []
+        for err in errors:
+            while err.context:
+                best = max(err.context, key=lambda e: len(e.absolute_path))
+                if len(best.absolute_path) <= len(err.absolute_path):
+                    break
+                err = best
+            out.append(
+                ErrorDetail(path_of(err.absolute_path, base), err.message, snippet(err.instance))
+            )
+        return out
+
+    def partial(self) -> Target:
+        """The schema relaxed for prefixes."""
+        if self._partial is None:
+            self._partial = SchemaTarget(partial_schema(self.schema), self.name)
+        return self._partial
+
+
+class FunctionTarget(Target):
+    """A function view: the arguments object → ``dict`` of native values per parameter."""
+
+    def __init__(self, view: FunctionView, *, is_partial: bool = False) -> None:
+        self.view = view
+        self.name = f"arguments of {view.fully_qualified_name}"
+        self._is_partial = is_partial
+        self._partial: FunctionTarget | None = None
+        fields: dict[str, Any] = {}
+        self.schemas: dict[str, SchemaTarget] = {}
+        for p in view.parameters:
+            tp: Any = Any
+            if p.native_type is not None:
+                tp = compat_type(p.native_type)
+                tp = partial_type(tp) if is_partial else tp
+            elif p.schema is not None:
+                schema = p.schema.value
+                self.schemas[p.name] = SchemaTarget(
+                    partial_schema(thaw(schema)) if is_partial else schema
+                )
+            required = p.is_required and not is_partial
+            fields[p.name] = (
+                typing_extensions.Required[tp] if required else typing_extensions.NotRequired[tp]
+            )
+        make: Any = typing_extensions.TypedDict
+        arguments = make(f"{view.name}Arguments", fields)
+        arguments.__pydantic_config__ = (
+            ConfigDict(extra="allow") if view.accepts_extra else ConfigDict(extra="forbid")
+        )
+        self.inner = TypeTarget(arguments, is_partial=True)
+        self.inner.name = self.name
+
+    def from_json(self, raw: str | bytes, strict: bool) -> Any:
+        """Validate the arguments object, then apply defaults."""
+        try:
+            out = self.inner.from_json(raw, strict)
+        except Invalid as exc:
+            raise Invalid(exc.details + self._schema_problems(_safe_loads(raw))) from None
+        return self._finish(out)
+
+    def from_partial_json(self, body: str, strict: bool) -> Any:
+        """Validate a prefix of the arguments object (no defaults: see ``partial``)."""
+        try:
+            out = self.inner.from_partial_json(body, strict)
+        except Invalid as exc:
+            data = pydantic_core.from_json(body, allow_partial=True)
+            raise Invalid(exc.details + self._schema_problems(data)) from None
+        return self._finish(out)
+
+    def from_value(self, value: Any, strict: bool) -> Any:
+        """Validate a parsed arguments object, then apply defaults."""
+        try:
+            out = self.inner.from_value(value, strict)
+        except Invalid as exc:
+            raise Invalid(exc.details + self._schema_problems(value)) from None
+        return self._finish(out)
+
+    def _schema_problems(self, data: Any) -> list[ErrorDetail]:
+        if not isinstance(data, dict):
+            return []
+        out: list[ErrorDetail] = []
+        for name, target in self.schemas.items():
+            if name in data:
+                out.extend(target.problems(data[name], path_of([name])))
+        return out
+
+    def _finish(self, out: dict[str, Any]) -> dict[str, Any]:
+        problems = self._schema_problems(out)
+        if problems:
+            raise Invalid(problems)
+        if not self._is_partial:
+            for p in self.view.parameters:
+                if not p.is_required and p.name not in out:
+                    out[p.name] = copy.deepcopy(p.default_value)
+        return out
+
+    def partial(self) -> Target:
+        """Arguments of a prefix: nothing required, parameter types partial, no defaults."""
+        if self._is_partial:
+            return self
+        if self._partial is None:
+            self._partial = FunctionTarget(self.view, is_partial=True)
+        return self._partial
+
+
+def _safe_loads(raw: str | bytes) -> Any:
+    try:
+        return loads(raw)
+    except JsonSyntax:
+        return None
+
+
+# --- dispatch and caches -------------------------------------------------------------
+
+_TYPES: dict[Any, TypeTarget] = {}
+_SCHEMAS: dict[bytes, SchemaTarget] = {}
+_VIEWS: weakref.WeakKeyDictionary[FunctionView, tuple[tuple[int, ...], FunctionTarget]] = (
+    weakref.WeakKeyDictionary()
+)
+_LIMIT = 2048
+
+
+def _type_target(tp: Any) -> TypeTarget:
+    try:
+        hit = _TYPES.get(tp)
+    except TypeError:  # unhashable type expression
+        return TypeTarget(tp)
+    if hit is None:
+        if len(_TYPES) >= _LIMIT:
+            _TYPES.clear()
+        hit = _TYPES[tp] = TypeTarget(tp)
+    return hit
+
+
+def _default(obj: Any) -> Any:
+    if isinstance(obj, FrozenDict):
+        return dict(obj)
+    raise TypeError
+
+
+def _schema_target(schema: Mapping[str, Any] | bool, name: str = "value") -> SchemaTarget:
+    key = orjson.dumps(schema, default=_default, option=orjson.OPT_SORT_KEYS)
+    hit = _SCHEMAS.get(key)
+    if hit is None:
+        if len(_SCHEMAS) >= _LIMIT:
+            _SCHEMAS.clear()
+        hit = _SCHEMAS[key] = SchemaTarget(schema, name)
+    return hit
+
+
+def _function_target(view: FunctionView) -> FunctionTarget:
+    natives = tuple(id(p.native_type) for p in view.parameters)
+    hit = _VIEWS.get(view)
+    if hit is None or hit[0] != natives:
+        hit = (natives, FunctionTarget(view))
+        _VIEWS[view] = hit
+    return hit[1]
+
+
+def target_for(target: Any) -> Target:
+    """Return the (cached) target for a type, view, or JSON Schema."""
+    if isinstance(target, FunctionView):
+        return _function_target(target)
+    if isinstance(target, (ParameterView, ReturnParameterView)):
+        if target.native_type is not None:
+            return _type_target(target.native_type)
+        if target.schema is None:
+            return _schema_target({})
+        name = target.name if isinstance(target, ParameterView) else "return value"
+        return _schema_target(target.schema.value, name)
+    if isinstance(target, JsonDocument):
+        return _schema_target(target.value)
+    if isinstance(target, Mapping):
+        return _schema_target(target)
+    if isinstance(target, type) and issubclass(target, BaseModel):
+        return _type_target(target)
+    return _type_target(target)

@@ -1,0 +1,279 @@
+"""The `Kernel`: plugins of functions, invoked with validated, hydrated arguments.
+
+``await kernel.invoke("Plugin.Function", {"arg": ...})`` checks the model's (JSON)
+arguments against the function's view — every violation at once, as
+:class:`ArgumentsError` — turns them into the parameters' native types, runs the
+invocation filters around the call, calls the function (sync or async) and returns a
+:class:`FunctionResult` whose ``value`` is what the function returned.
+"""
+
+from __future__ import annotations
+
+import difflib
+import types
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from sktypes.content import FunctionResult
+from sktypes.content._codec import to_json_value
+from sktypes.errors import ContentError, ErrorDetail, HydrationError, KernelError
+from sktypes.kernel._filters import (
+    FunctionInvocationContext,
+    FunctionInvocationFilter,
+    NextFilter,
+)
+from sktypes.kernel._function import Invoker, KernelFunction, KernelPlugin
+from sktypes.views import FunctionView
+
+__all__ = [
+    "FunctionInvocationContext",
+    "FunctionInvocationFilter",
+    "Invoker",
+    "Kernel",
+    "KernelFunction",
+    "KernelPlugin",
+    "NextFilter",
+]
+
+
+class Kernel:
+    """Plugins of functions, and the one way to invoke them.
+
+    Args:
+        plugins: plugins to start with.
+        filters: invocation filters, outermost first.
+    """
+
+    def __init__(
+        self,
+        plugins: Iterable[KernelPlugin] = (),
+        *,
+        filters: Iterable[FunctionInvocationFilter] = (),
+    ) -> None:
+        self.plugins: dict[str, KernelPlugin] = {}
+        self.filters: list[FunctionInvocationFilter] = list(filters)
+        for plugin in plugins:
+            self.add_plugin(plugin)
+
+    # --- registering ----------------------------------------------------------------
+
+    def add_plugin(
+        self, plugin: Any, plugin_name: str | None = None, *, description: str | None = None
+    ) -> KernelPlugin:
+        """Add a plugin and return it.
+
+        Args:
+            plugin: an instance or class with ``@kernel_function`` methods, a module with
+                ``@kernel_function`` functions (e.g. a generated plugin), a
+                :class:`KernelPlugin`, an ``OpenApiPlugin`` (operations are called over
+                HTTP with httpx), or a list of callables / views / kernel functions.
+            plugin_name: its name; defaults to the class, module or API name.
+            description: what the plugin is about (defaults to the class/module docstring).
+
+        Raises:
+            KernelError: the name is taken, or ``plugin`` holds no functions.
+            IntrospectionError: a function's signature cannot become a view.
+        """
+        built = self._build_plugin(plugin, plugin_name, description)
+        if built.name in self.plugins:
+            raise KernelError(f"a plugin named {built.name!r} is already added")
+        self.plugins[built.name] = built
+        return built
+
+    def _build_plugin(self, plugin: Any, name: str | None, description: str | None) -> KernelPlugin:
+        if isinstance(plugin, KernelPlugin):
+            if name is None or name == plugin.name:
+                return plugin
+            return KernelPlugin(name, plugin.values(), description or plugin.description)
+        if _is_openapi_plugin(plugin):
+            from sktypes.kernel_openapi import openapi_functions
+
+            functions, default_name = openapi_functions(plugin)
+            return KernelPlugin(name or default_name, functions, description or "")
+        if isinstance(plugin, (list, tuple)):
+            if name is None:
+                raise KernelError("a list of functions needs a plugin_name")
+            return KernelPlugin(name, [_as_function(f, name) for f in plugin], description or "")
+        from sktypes.introspect import plugin_views
+
+        views = plugin_views(plugin, name)
+        doc = description
+        if doc is None:
+            owner = plugin if isinstance(plugin, (type, types.ModuleType)) else type(plugin)
+            doc = (owner.__doc__ or "").strip().split("\n\n")[0]
+        return KernelPlugin(views[0].plugin_name, [KernelFunction.from_view(v) for v in views], doc)
+
+    def add_function(
+        self,
+        function: Callable[..., Any] | FunctionView | KernelFunction,
+        plugin_name: str | None = None,
+    ) -> KernelFunction:
+        """Add one function (a callable, a view with a native function, or a KernelFunction).
+
+        It joins the plugin ``plugin_name`` (created when missing); without a name it goes
+        to the view's own plugin (``""`` for plain functions: call it by its bare name).
+        """
+        built = _as_function(function, plugin_name)
+        name = plugin_name if plugin_name is not None else built.plugin_name
+        plugin = self.plugins.get(name)
+        if plugin is None:
+            plugin = self.plugins[name] = KernelPlugin(name)
+        return plugin.add(built)
+
+    def add_filter(self, filter: FunctionInvocationFilter) -> FunctionInvocationFilter:
+        """Add an invocation filter (innermost so far) and return it; usable as a decorator."""
+        self.filters.append(filter)
+        return filter
+
+    # --- lookup ---------------------------------------------------------------------
+
+    @property
+    def functions(self) -> list[KernelFunction]:
+        """Every function of every plugin."""
+        return [f for p in self.plugins.values() for f in p.values()]
+
+    @property
+    def views(self) -> list[FunctionView]:
+        """The views of every function (what ``functions_manual`` takes)."""
+        return [f.view for f in self.functions]
+
+    def get_plugin(self, name: str) -> KernelPlugin:
+        """Return the plugin called ``name`` (:class:`KernelError` if there is none)."""
+        try:
+            return self.plugins[name]
+        except KeyError:
+            raise KernelError(f"no plugin named {name!r}{_hint(name, self.plugins)}") from None
+
+    def get_function(self, name: str, plugin_name: str | None = None) -> KernelFunction:
+        """Return a function by ``"Plugin.Function"`` (or ``name`` + ``plugin_name``).
+
+        A bare function name works when exactly one plugin has a function of that name.
+
+        Raises:
+            KernelError: no such function (the message suggests close names), or a bare
+                name several plugins share.
+        """
+        if plugin_name is None and "." in name:
+            plugin_name, name = name.split(".", 1)
+        if plugin_name is not None:
+            plugin = self.plugins.get(plugin_name)
+            if plugin is not None and name in plugin:
+                return plugin[name]
+        else:
+            found = [p[name] for p in self.plugins.values() if name in p]
+            if len(found) == 1:
+                return found[0]
+            if found:
+                names = sorted(f.fully_qualified_name for f in found)
+                raise KernelError(f"function name {name!r} is ambiguous: one of {names}")
+        wanted = f"{plugin_name}.{name}" if plugin_name else name
+        known = [f.fully_qualified_name for f in self.functions]
+        raise KernelError(f"no function named {wanted!r}{_hint(wanted, known)}")
+
+    # --- invoking -------------------------------------------------------------------
+
+    async def invoke(
+        self,
+        function: KernelFunction | FunctionView | str,
+        arguments: Mapping[str, Any] | None = None,
+        /,
+        **kwargs: Any,
+    ) -> FunctionResult[Any]:
+        """Invoke a function with the model's arguments and return its result.
+
+        Args:
+            function: a :class:`KernelFunction`, a view, or ``"Plugin.Function"``.
+            arguments: the arguments (JSON values as a model sends them; native values are
+                accepted too and go through their JSON form).
+            **kwargs: more arguments, merged over ``arguments``.
+
+        Raises:
+            KernelError: the function is unknown or has no implementation.
+            ArgumentsError: the arguments break the view (every violation listed).
+            HydrationError: a valid argument cannot become its native type.
+            Exception: whatever the function itself raises, unchanged.
+        """
+        fn = self._resolve(function)
+        args = dict(arguments or {})
+        args.update(kwargs)
+        context = FunctionInvocationContext(kernel=self, function=fn, arguments=args)
+        await self._chain(0)(context)
+        if context.result is None:
+            raise KernelError("an invocation filter returned without a result", where=fn.name)
+        return context.result
+
+    def _resolve(self, function: KernelFunction | FunctionView | str) -> KernelFunction:
+        if isinstance(function, KernelFunction):
+            return function
+        if isinstance(function, FunctionView):
+            try:
+                known = self.get_function(function.name, function.plugin_name or None)
+            except KernelError:
+                return KernelFunction.from_view(function)
+            return known if known.view == function else KernelFunction.from_view(function)
+        return self.get_function(function)
+
+    def _chain(self, index: int) -> NextFilter:
+        if index == len(self.filters):
+            return _call
+        current = self.filters[index]
+        rest = self._chain(index + 1)
+
+        async def step(context: FunctionInvocationContext) -> None:
+            await current(context, rest)
+
+        return step
+
+
+async def _call(context: FunctionInvocationContext) -> None:
+    """The end of the chain: validate, hydrate, call, wrap the value."""
+    fn = context.function
+    arguments = prepare_arguments(fn, context.arguments)
+    value = await fn.call(arguments)
+    context.result = FunctionResult(value=value, function=fn.view)
+
+
+def prepare_arguments(fn: KernelFunction, arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate JSON arguments against the view and hydrate them (when ``fn.hydrate``).
+
+    Raises:
+        ArgumentsError: every way the arguments break the view.
+        HydrationError: every argument that cannot become its native type.
+    """
+    from sktypes.validate import validate_arguments
+
+    view = fn.view
+    try:
+        json_args = {k: to_json_value(v, f"$.{k}") for k, v in arguments.items()}
+    except ContentError as exc:
+        raise HydrationError(
+            [ErrorDetail(exc.where or "$", exc.message)],
+            summary=f"arguments for {view.fully_qualified_name} are not JSON",
+        ) from None
+    validate_arguments(view, json_args)
+    if not fn.hydrate:
+        return json_args
+    from sktypes.hydration import hydrate
+
+    native: dict[str, Any] = hydrate(view, json_args, repair=False)
+    return native
+
+
+def _as_function(
+    function: Callable[..., Any] | FunctionView | KernelFunction, plugin_name: str | None
+) -> KernelFunction:
+    if isinstance(function, KernelFunction):
+        return function
+    if isinstance(function, FunctionView):
+        return KernelFunction.from_view(function)
+    return KernelFunction.from_callable(function, plugin_name)
+
+
+def _is_openapi_plugin(obj: Any) -> bool:
+    cls = type(obj)
+    return cls.__name__ == "OpenApiPlugin" and cls.__module__.startswith("sktypes.openapi")
+
+
+def _hint(name: str, known: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.75)
+    return f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""

@@ -1,0 +1,216 @@
+"""Kernel functions for the operations of an ``OpenApiPlugin``, called over HTTP with httpx.
+
+Each operation's ``Operation`` info (method, path, parameter locations and styles, body
+media type) turns the model's JSON arguments into a request: path parameters substituted
+(percent-encoded), query parameters by ``style``/``explode`` (``form``, ``spaceDelimited``,
+``pipeDelimited``, ``deepObject``; ``content`` parameters as JSON), headers and cookies,
+and the body as JSON, form or raw content. A 2xx response's JSON body (or text) is the
+function's value; any other status raises :class:`KernelError` naming the operation, which
+:meth:`FunctionCallContent.invoke` turns into an error result the model can read.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from sktypes.errors import KernelError, snippet
+from sktypes.kernel._function import KernelFunction, KernelPlugin
+
+__all__ = ["openapi_functions", "openapi_plugin"]
+
+DEFAULT_TIMEOUT = 30.0
+
+
+def openapi_plugin(
+    plugin: Any,
+    *,
+    name: str | None = None,
+    server_url: str | None = None,
+    client: httpx.AsyncClient | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> KernelPlugin:
+    """A :class:`KernelPlugin` whose functions call ``plugin``'s operations.
+
+    Args:
+        plugin: an ``sktypes.openapi.OpenApiPlugin``.
+        name: the plugin name (defaults to the spec's).
+        server_url: the base URL (defaults to the operation's, then the spec's first server).
+        client: the httpx client to send with (e.g. with auth, retries or a mock transport);
+            a short-lived client per call otherwise.
+        headers: extra headers for every request (e.g. an API key).
+    """
+    functions, default_name = openapi_functions(
+        plugin, server_url=server_url, client=client, headers=headers
+    )
+    return KernelPlugin(name or default_name, functions, getattr(plugin, "title", "") or "")
+
+
+def openapi_functions(
+    plugin: Any,
+    *,
+    server_url: str | None = None,
+    client: httpx.AsyncClient | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> tuple[list[KernelFunction], str]:
+    """One kernel function per operation of ``plugin``, and the plugin's name."""
+    functions = []
+    for view in plugin.views:
+        operation = plugin.operation(view.name)
+        base = server_url or (operation.servers or plugin.servers or ("",))[0]
+        caller = _Caller(operation, base, client, dict(headers or {}))
+        functions.append(KernelFunction(view, caller, hydrate=False))
+    return functions, str(plugin.name)
+
+
+class _Caller:
+    """Sends one operation's request for a dict of JSON arguments."""
+
+    def __init__(
+        self, operation: Any, base: str, client: httpx.AsyncClient | None, headers: dict[str, str]
+    ) -> None:
+        self.operation = operation
+        self.base = base.rstrip("/")
+        self.client = client
+        self.headers = headers
+
+    async def __call__(self, arguments: dict[str, Any]) -> Any:
+        request = self.build(arguments)
+        if self.client is not None:
+            response = await self.client.send(request)
+        else:
+            async with httpx.AsyncClient(timeout=DEFAULT_TIMEOUT) as client:
+                response = await client.send(request)
+        return self.read(response)
+
+    def build(self, arguments: Mapping[str, Any]) -> httpx.Request:
+        """The httpx request for ``arguments`` (JSON values keyed by view parameter)."""
+        op = self.operation
+        if not self.base.startswith(("http://", "https://")):
+            raise KernelError(
+                "has no http(s) server URL; pass server_url= to openapi_plugin()",
+                where=op.name,
+            )
+        path = op.path
+        query: list[tuple[str, str | int | float | bool | None]] = []
+        headers = dict(self.headers)
+        cookies: dict[str, str] = {}
+        for p in op.parameters:
+            if p.argument not in arguments:
+                continue
+            value = arguments[p.argument]
+            if p.content_type is not None:
+                text = json.dumps(value)
+                if p.location == "path":
+                    path = path.replace("{" + p.name + "}", quote(text, safe=""))
+                elif p.location == "query":
+                    query.append((p.name, text))
+                elif p.location == "header":
+                    headers[p.name] = text
+                else:
+                    cookies[p.name] = text
+            elif p.location == "path":
+                path = path.replace("{" + p.name + "}", quote(_simple(value, p.explode), safe=""))
+            elif p.location == "query":
+                query.extend(_query(p.name, value, p.style, p.explode))
+            elif p.location == "header":
+                headers[p.name] = _simple(value, p.explode)
+            else:
+                cookies[p.name] = _simple(value, False)
+        kwargs: dict[str, Any] = {}
+        body = op.request_body
+        if body is not None:
+            payload = _body(body, arguments)
+            if payload is not _MISSING:
+                kind = body.content_type.split(";")[0].strip().lower()
+                if kind == "application/json" or kind.endswith("+json"):
+                    kwargs["json"] = payload
+                elif kind == "application/x-www-form-urlencoded" and isinstance(payload, dict):
+                    kwargs["data"] = {k: _scalar(v) for k, v in payload.items()}
+                elif isinstance(payload, (str, bytes)):
+                    kwargs["content"] = payload
+                else:
+                    kwargs["content"] = json.dumps(payload)
+                headers.setdefault("Content-Type", body.content_type)
+        if cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
+        return httpx.Request(
+            op.method.upper(),
+            self.base + path,
+            params=httpx.QueryParams(query),
+            headers=headers,
+            **kwargs,
+        )
+
+    def read(self, response: httpx.Response) -> Any:
+        """The value of a 2xx response; :class:`KernelError` for any other status."""
+        op = self.operation
+        if not response.is_success:
+            raise KernelError(
+                f"{op.method.upper()} {op.path} returned {response.status_code}: "
+                f"{snippet(response.text, 200)}",
+                where=op.name,
+            )
+        if not response.content:
+            return None
+        kind = response.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind == "application/json" or kind.endswith("+json"):
+            try:
+                return response.json()
+            except ValueError:
+                raise KernelError("the response is not valid JSON", where=op.name) from None
+        return response.text
+
+
+_MISSING = object()
+
+
+def _body(body: Any, arguments: Mapping[str, Any]) -> Any:
+    if body.fields:
+        obj = {f.property: arguments[f.argument] for f in body.fields if f.argument in arguments}
+        return obj if obj or body.required else _MISSING
+    if body.argument is not None and body.argument in arguments:
+        return arguments[body.argument]
+    return _MISSING
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return ""
+    if isinstance(value, (dict, list)):
+        return json.dumps(value)
+    return str(value)
+
+
+def _simple(value: Any, explode: bool) -> str:
+    """OpenAPI ``simple`` style: ``a,b``; objects ``k,v,k,v`` (``k=v,k=v`` exploded)."""
+    if isinstance(value, list):
+        return ",".join(_scalar(v) for v in value)
+    if isinstance(value, dict):
+        if explode:
+            return ",".join(f"{k}={_scalar(v)}" for k, v in value.items())
+        return ",".join(f"{k},{_scalar(v)}" for k, v in value.items())
+    return _scalar(value)
+
+
+def _query(
+    name: str, value: Any, style: str, explode: bool
+) -> list[tuple[str, str | int | float | bool | None]]:
+    if isinstance(value, list):
+        if style == "form" and explode:
+            return [(name, _scalar(v)) for v in value]
+        sep = {"spaceDelimited": " ", "pipeDelimited": "|"}.get(style, ",")
+        return [(name, sep.join(_scalar(v) for v in value))]
+    if isinstance(value, dict):
+        if style == "deepObject":
+            return [(f"{name}[{k}]", _scalar(v)) for k, v in value.items()]
+        if explode:
+            return [(str(k), _scalar(v)) for k, v in value.items()]
+        return [(name, ",".join(f"{k},{_scalar(v)}" for k, v in value.items()))]
+    return [(name, _scalar(value))]

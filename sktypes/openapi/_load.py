@@ -1,0 +1,266 @@
+"""``load_openapi``: read, resolve, walk the paths, build one view per operation."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from sktypes.errors import OpenApiError, SktypesError
+from sktypes.jsondoc import FrozenDict, freeze
+from sktypes.openapi._model import OpenApiPlugin, Operation
+from sktypes.openapi._naming import NameRegistry, identifier, plugin_identifier
+from sktypes.openapi._operations import OperationBuilder, server_urls
+from sktypes.openapi._params import ParamContext
+from sktypes.openapi._refs import Place, Refs
+from sktypes.openapi._schemas import SchemaConverter
+from sktypes.openapi._source import DEFAULT_MAX_BYTES, Document, parse_bytes, read_path
+from sktypes.openapi._validate import validate_spec
+from sktypes.views import FunctionView
+
+__all__ = ["Source", "load_openapi"]
+
+Source = str | bytes | os.PathLike[str] | Mapping[str, Any]
+"""What :func:`load_openapi` reads: a path, JSON/YAML text or bytes, or a parsed dict."""
+
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+
+def load_openapi(
+    source: Source,
+    plugin_name: str | None = None,
+    *,
+    validate: bool = True,
+    allow_remote_refs: bool = False,
+    flatten_body: bool = False,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> OpenApiPlugin:
+    """Load a Swagger 2.0 / OpenAPI 3.0 / 3.1 document as a plugin of function views.
+
+    Args:
+        source: a path (``str`` without a newline, or ``os.PathLike``) to a JSON or YAML
+            file, JSON/YAML text (``str`` with a newline, or ``bytes``), or a parsed dict.
+        plugin_name: the plugin name; defaults to ``info.title`` in CamelCase.
+        validate: validate with openapi-spec-validator and fail on the first problem. With
+            ``False``, every operation that can be understood is loaded and the rest are
+            listed in ``.warnings``.
+        allow_remote_refs: follow ``http(s)`` ``$ref``s (with a timeout); refused otherwise.
+        flatten_body: expose an object request body's top-level properties as separate
+            parameters instead of one ``body`` parameter.
+        max_bytes: size limit per file (also for files reached through ``$ref``).
+
+    Raises:
+        OpenApiError: the document cannot be read or is not a (valid) OpenAPI document; the
+            message names the file and the JSON pointer or line.
+    """
+    doc = _read(source, max_bytes)
+    version, version_text = _version(doc)
+    warnings: list[str] = []
+    refs = Refs(doc, allow_remote=allow_remote_refs, max_bytes=max_bytes)
+    schemas = SchemaConverter(refs, version, warnings.append)
+    try:
+        plugin = _build(
+            doc,
+            refs,
+            schemas,
+            version,
+            version_text,
+            plugin_name,
+            flatten_body,
+            strict=validate,
+            warnings=warnings,
+        )
+    except RecursionError:
+        raise OpenApiError("document nested too deeply", file=doc.display) from None
+    if validate:
+        validate_spec(doc, version)
+    return plugin
+
+
+def _read(source: Source, max_bytes: int) -> Document:
+    if isinstance(source, Mapping):
+        return Document(source, "<dict>", None)
+    if isinstance(source, bytes):
+        return Document(parse_bytes(source, "<bytes>", max_bytes), "<bytes>", None, source)
+    if isinstance(source, str) and ("\n" in source or source.lstrip().startswith("{")):
+        raw = source.encode()
+        return Document(parse_bytes(raw, "<string>", max_bytes), "<string>", None, raw)
+    path = Path(source)
+    return read_path(path, str(source), max_bytes)
+
+
+def _version(doc: Document) -> tuple[int, str]:
+    data = doc.data
+    if not isinstance(data, dict):
+        raise OpenApiError(
+            f"not an OpenAPI document: the top level is {type(data).__name__}, not an object",
+            file=doc.display,
+        )
+    if "openapi" in data:
+        raw, field = data["openapi"], "/openapi"
+    elif "swagger" in data:
+        raw, field = data["swagger"], "/swagger"
+    else:
+        raise OpenApiError(
+            "not an OpenAPI document: no 'openapi' or 'swagger' field", file=doc.display, where="/"
+        )
+    text = str(raw)
+    if field == "/swagger" and text == "2.0":
+        return 2, text
+    if field == "/openapi" and (text == "3.0" or text.startswith("3.0.")):
+        return 30, text
+    if field == "/openapi" and (text == "3.1" or text.startswith("3.1.")):
+        return 31, text
+    raise OpenApiError(
+        f"unsupported OpenAPI version {text!r} (sktypes reads 2.0, 3.0.x and 3.1.x)",
+        file=doc.display,
+        where=field,
+    )
+
+
+def _build(
+    doc: Document,
+    refs: Refs,
+    schemas: SchemaConverter,
+    version: int,
+    version_text: str,
+    plugin_name: str | None,
+    flatten_body: bool,
+    *,
+    strict: bool,
+    warnings: list[str],
+) -> OpenApiPlugin:
+    data: dict[str, Any] = doc.data
+    root = Place(refs.root_uri, "")
+    raw_info = data.get("info")
+    info: dict[str, Any] = raw_info if isinstance(raw_info, dict) else {}
+    raw_title = info.get("title")
+    title = raw_title if isinstance(raw_title, str) else ""
+    name = identifier(plugin_name) if plugin_name else plugin_identifier(title)
+    swagger2 = version == 2
+    ctx = ParamContext(
+        refs, schemas, swagger2, _media(data.get("consumes")) or ("application/json",)
+    )
+    spec_servers = _swagger2_servers(data) if swagger2 else server_urls(data.get("servers"), root)
+    builder = OperationBuilder(
+        ctx,
+        name,
+        flatten_body=flatten_body,
+        produces=_media(data.get("produces")),
+        servers=spec_servers,
+        security=data.get("security"),
+        warn=schemas.warn,
+    )
+    names = NameRegistry()
+    operations: list[Operation] = []
+    views: list[FunctionView] = []
+    for path, raw_item, place in _path_items(data, refs, root, strict, schemas):
+        try:
+            item, item_place = refs.follow(raw_item, place, "path item")
+        except OpenApiError as exc:
+            if strict:
+                raise
+            _skipped(warnings, exc, place, refs, f"path {path}")
+            continue
+        if not isinstance(item, dict):
+            schemas.warn("a path item must be an object; skipped", place)
+            continue
+        item_servers = server_urls(item.get("servers"), item_place)
+        for method in METHODS:
+            if method not in item:
+                continue
+            op_place = item_place.child(method)
+            try:
+                op, op_place = refs.follow(item[method], op_place, "operation")
+                if not isinstance(op, dict):
+                    raise refs.error("an operation must be an object", op_place)
+                fn_name = names.take(op.get("operationId"), method, path)
+                operation, view = builder.build(
+                    fn_name, method, path, op, op_place, item, item_place, item_servers
+                )
+            except SktypesError as exc:
+                if strict:
+                    raise
+                _skipped(warnings, exc, op_place, refs, f"{method.upper()} {path}")
+                continue
+            operations.append(operation)
+            views.append(view)
+    security_schemes = _security_schemes(data, swagger2)
+    return OpenApiPlugin(
+        name=name,
+        title=title,
+        version=str(info.get("version", "")),
+        openapi_version=version_text,
+        servers=spec_servers,
+        security_schemes=security_schemes,
+        warnings=warnings,
+        views=views,
+        operations=operations,
+        source=doc.display,
+    )
+
+
+def _skipped(warnings: list[str], exc: SktypesError, place: Place, refs: Refs, what: str) -> None:
+    """Record why an operation (or path item) was left out, naming the deepest place known."""
+    if exc.where is None:
+        where = place.pointer
+    elif exc.file is None or exc.file == refs.display(refs.root_uri):
+        where = exc.where
+    else:
+        where = f"{exc.file}#{exc.where}"
+    warnings.append(f"{where}: {exc.message} ({what} skipped)")
+
+
+def _path_items(
+    data: dict[str, Any], refs: Refs, root: Place, strict: bool, schemas: SchemaConverter
+) -> list[tuple[str, Any, Place]]:
+    """The ``(path, item, place)`` triples of ``paths`` (a ``$ref``'d paths object followed)."""
+    paths = data.get("paths")
+    place = root.child("paths")
+    if paths is None:
+        return []
+    if isinstance(paths, dict) and "$ref" in paths:
+        schemas.warn("$ref directly under paths (not allowed by OpenAPI); followed", place)
+        paths, place = refs.follow(paths, place, "paths object")
+    if not isinstance(paths, dict):
+        if strict:
+            raise refs.error("paths must be an object", place)
+        schemas.warn("paths must be an object; no operations loaded", place)
+        return []
+    out: list[tuple[str, Any, Place]] = []
+    for path, item in paths.items():
+        if not isinstance(path, str) or not path.startswith("/"):
+            continue  # x-* extensions and other non-path keys
+        out.append((path, item, place.child(path)))
+    return out
+
+
+def _media(value: Any) -> tuple[str, ...]:
+    if isinstance(value, list):
+        return tuple(v for v in value if isinstance(v, str))
+    return ()
+
+
+def _swagger2_servers(data: dict[str, Any]) -> tuple[str, ...]:
+    host = data.get("host")
+    base = data.get("basePath") if isinstance(data.get("basePath"), str) else ""
+    if not isinstance(host, str):
+        return (base,) if base else ()
+    schemes = [s for s in data.get("schemes") or ["https"] if isinstance(s, str)]
+    return tuple(f"{s}://{host}{base}" for s in schemes)
+
+
+def _security_schemes(data: dict[str, Any], swagger2: bool) -> Mapping[str, Any]:
+    if swagger2:
+        raw = data.get("securityDefinitions")
+    else:
+        components = data.get("components")
+        raw = components.get("securitySchemes") if isinstance(components, dict) else None
+    if not isinstance(raw, dict):
+        return FrozenDict()
+    try:
+        frozen: Mapping[str, Any] = freeze(raw)
+    except SktypesError:
+        return FrozenDict()
+    return frozen

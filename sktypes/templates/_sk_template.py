@@ -1,0 +1,151 @@
+"""The ``semantic-kernel`` format: parsed once into blocks, rendered by walking them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sktypes.errors import TemplateError, UnknownTemplateFormatError
+from sktypes.templates._calls import bind_arguments, find_function, in_file, invoke
+from sktypes.templates._config import (
+    KERNEL_FORMAT,
+    PromptTemplateConfig,
+    merged_arguments,
+    template_parameters,
+)
+from sktypes.templates._protocols import TemplateKernel
+from sktypes.templates._safety import encode, to_text
+from sktypes.templates._sk_syntax import Block, Call, Text, Val, Var, parse
+from sktypes.views import ParameterView
+
+__all__ = ["KernelPromptTemplate", "KernelPromptTemplateFactory"]
+
+
+class _TrustedVar(Var):
+    """A variable the config trusts: emitted without encoding."""
+
+    __slots__ = ()
+
+
+class KernelPromptTemplate:
+    """A template in Semantic Kernel syntax (``{{$var}}``, ``{{plugin.function $arg}}``).
+
+    Args:
+        config: the config; its ``template`` is parsed now.
+
+    Raises:
+        TemplateError: a malformed block (the message names its line and column).
+    """
+
+    __slots__ = ("_blocks", "_config", "_defaults", "_parameters", "_trust_output")
+
+    def __init__(self, config: PromptTemplateConfig) -> None:
+        self._config = config
+        blocks = parse(config.template, config.place)
+        self._blocks: tuple[Block, ...] = tuple(
+            _TrustedVar(b.name) if isinstance(b, Var) and config.trusted(b.name) else b
+            for b in blocks
+        )
+        self._trust_output = config.allow_dangerously_set_content
+        self._defaults = config.defaults()
+        self._parameters = template_parameters(config, _variables(self._blocks))
+
+    @property
+    def config(self) -> PromptTemplateConfig:
+        """The configuration the template was created from."""
+        return self._config
+
+    @property
+    def parameters(self) -> tuple[ParameterView, ...]:
+        """The config's input variables plus every variable the template uses."""
+        return self._parameters
+
+    async def render(
+        self, kernel: TemplateKernel | None = None, arguments: Mapping[str, Any] | None = None
+    ) -> str:
+        """Render: text as is, variables encoded (unless trusted), functions called now.
+
+        Raises:
+            TemplateError: a called function is missing or fails.
+        """
+        args = merged_arguments(self._defaults, arguments or {})
+        parts: list[str] = []
+        append = parts.append
+        for block in self._blocks:  # dispatch on the exact class: the hot loop of rendering
+            kind = block.__class__
+            if kind is Text:
+                append(block.text)  # type: ignore[union-attr]
+            elif kind is Var:
+                append(encode(args.get(block.name)))  # type: ignore[union-attr]
+            elif kind is _TrustedVar:
+                append(to_text(args.get(block.name)))  # type: ignore[union-attr]
+            elif kind is Val:
+                append(block.value)  # type: ignore[union-attr]
+            else:
+                try:
+                    value = await self._call(kernel, block, args)  # type: ignore[arg-type]
+                except TemplateError as exc:
+                    raise in_file(exc, self._config.source_file) from exc.__cause__
+                append(to_text(value) if self._trust_output else encode(value))
+        return "".join(parts)
+
+    async def _call(
+        self, kernel: TemplateKernel | None, call: Call, args: Mapping[str, Any]
+    ) -> Any:
+        """Call a function; an argument naming a missing variable is left out (not ``None``)."""
+        function = find_function(kernel, call.name, call.where)
+        params = function.view.parameters
+        missing: list[str] = []
+        positional: tuple[Any, ...] = ()
+        if call.first is not None:
+            value = _operand(call.first, args)
+            if value is not None:
+                positional = (value,)
+            elif params:
+                missing.append(params[0].name)
+        named: dict[str, Any] = {}
+        for name, operand in call.named:
+            value = _operand(operand, args)
+            if value is None:
+                missing.append(name)
+            else:
+                named[name] = value
+        bound = bind_arguments(function.view, args, positional, named, call.where)
+        for name in missing:
+            bound.pop(name, None)
+        return await invoke(kernel, function, bound, call.where)
+
+
+def _operand(operand: Var | Val, args: Mapping[str, Any]) -> Any:
+    return operand.value if isinstance(operand, Val) else args.get(operand.name)
+
+
+def _variables(blocks: tuple[Block, ...]) -> list[str]:
+    names: list[str] = []
+    for block in blocks:
+        if isinstance(block, Var):
+            names.append(block.name)
+        elif isinstance(block, Call):
+            operands = ([block.first] if block.first is not None else []) + [
+                v for _, v in block.named
+            ]
+            names.extend(o.name for o in operands if isinstance(o, Var))
+    return names
+
+
+class KernelPromptTemplateFactory:
+    """Creates ``semantic-kernel`` templates."""
+
+    def create(self, config: PromptTemplateConfig) -> KernelPromptTemplate:
+        """Parse ``config.template`` and return the template.
+
+        Raises:
+            UnknownTemplateFormatError: the format is not ``semantic-kernel``.
+            TemplateError: a malformed block.
+        """
+        if config.template_format != KERNEL_FORMAT:
+            raise UnknownTemplateFormatError(
+                f"KernelPromptTemplateFactory handles {KERNEL_FORMAT!r}, "
+                f"not {config.template_format!r}"
+            )
+        return KernelPromptTemplate(config)
