@@ -36,8 +36,17 @@ help: ## list the targets
 install: $(VENV)/.installed-base ## create .venv and install sktypes
 
 .PHONY: run
-run: $(VENV)/.installed-base ## the main job on the bundled example: print the planner manual
+run: $(VENV)/.installed-base ## the main job on the bundled example (manuals, plans)
+	@echo "== planner manual of the Python plugins (examples/date_weather.py)"
 	$(BIN)/sktypes manual examples/date_weather.py --format planner
+	@echo "== planner manual of the same plugins as OpenAPI specs (the ADR's JSON)"
+	$(BIN)/sktypes manual schemas/examples/date_plugin.openapi.yaml schemas/examples/weather_plugin.openapi.yaml --format planner
+	@echo "== the ADR's plan checks clean against both and runs on the Python plugins"
+	$(BIN)/sktypes plan check examples/plans/date_weather.plan.json --views examples/date_weather.py
+	$(BIN)/sktypes plan check examples/plans/date_weather.plan.json --views schemas/examples/date_plugin.openapi.yaml schemas/examples/weather_plugin.openapi.yaml
+	$(BIN)/sktypes plan run examples/plans/date_weather.plan.json --plugins examples/date_weather.py
+	@echo "== the wrong plan (the whole dateResponse into date) is rejected with the fix"
+	$(BIN)/sktypes plan check examples/plans/date_weather.wrong.plan.json --views examples/date_weather.py; test $$? -eq 1
 
 .PHONY: lint
 lint: $(VENV)/.installed-dev ## ruff check, ruff format --check, mypy --strict

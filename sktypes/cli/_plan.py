@@ -10,11 +10,7 @@ printed), 1 when the check finds an error (or a warning under ``--strict``) or a
 from __future__ import annotations
 
 import asyncio
-import importlib
-import importlib.util
 import inspect
-import sys
-import types
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +20,7 @@ from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
 from sktypes.cli._common import fail
-from sktypes.cli._targets import TargetError, load_object, load_views
+from sktypes.cli._targets import TargetError, load_module, load_object, load_views
 from sktypes.errors import SktypesError
 from sktypes.hydration import hydrate
 from sktypes.introspect import plugin_views
@@ -174,7 +170,7 @@ def load_kernel(targets: list[str]) -> Kernel:
         elif ":" in target:
             _add(kernel, load_object(target), target)
         else:
-            module = _module(target)
+            module = load_module(target)
             added = 0
             for value in list(vars(module).values()):
                 if isinstance(value, type) and value.__module__ == module.__name__:
@@ -202,29 +198,3 @@ def _add(kernel: Kernel, obj: Any, target: str) -> None:
         kernel.add_function(obj)
     else:
         kernel.add_plugin(obj)
-
-
-def _module(target: str) -> types.ModuleType:
-    """Import ``file.py`` (under the name ``load_views`` gives it) or ``pkg.mod``."""
-    path = Path(target)
-    if path.suffix != ".py":
-        if str(Path.cwd()) not in sys.path:
-            sys.path.insert(0, str(Path.cwd()))
-        try:
-            return importlib.import_module(target)
-        except Exception as exc:
-            raise TargetError(f"cannot import {target!r}: {exc}", where=target) from None
-    name = f"_sktypes_target_{path.stem}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    if not path.is_file() or spec is None or spec.loader is None:
-        raise TargetError("no such file", file=target)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        del sys.modules[name]
-        raise TargetError(f"importing failed: {type(exc).__name__}: {exc}", file=target) from None
-    return module

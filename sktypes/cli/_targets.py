@@ -25,7 +25,7 @@ from sktypes.introspect import _info, function_view, plugin_views
 from sktypes.manual import views_from_manual
 from sktypes.views import FunctionView
 
-__all__ = ["TargetError", "load_object", "load_views"]
+__all__ = ["TargetError", "load_module", "load_object", "load_views"]
 
 _SPEC_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -72,6 +72,12 @@ def load_object(target: str) -> Any:
         except AttributeError:
             raise TargetError(f"{module_name} has no attribute {attr!r}", where=target) from None
     return obj
+
+
+def load_module(target: str) -> types.ModuleType:
+    """Import ``path/to/file.py`` or ``pkg.mod`` (the module a target names)."""
+    path = Path(target)
+    return _import_file(path) if path.suffix == ".py" else _import_module(target, target)
 
 
 def _import_module(name: str, target: str) -> types.ModuleType:
