@@ -13,13 +13,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from sktypes.errors import ErrorDetail, HydrationError, snippet
+from sktypes.errors import ErrorDetail, snippet
 
 __all__ = [
     "Invalid",
     "data_path",
     "details_from_pydantic",
-    "fail",
     "join_path",
     "line_col",
     "path_of",
@@ -101,8 +100,3 @@ def line_col(text: str, pos: int) -> str:
     line = text.count("\n", 0, pos) + 1
     col = pos - (text.rfind("\n", 0, pos) + 1) + 1
     return f"line {line}, column {col}"
-
-
-def fail(details: Sequence[ErrorDetail], summary: str) -> HydrationError:
-    """Build the public error (callers ``raise`` it)."""
-    return HydrationError(details, summary=summary)

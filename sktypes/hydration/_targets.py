@@ -23,7 +23,7 @@ import orjson
 import pydantic_core
 import typing_extensions
 from jsonschema import Draft202012Validator
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from sktypes.errors import ErrorDetail, SktypesError, snippet
 from sktypes.hydration._coerce import coerce_schema_strings, enum_classes, enum_name_fix
@@ -382,8 +382,6 @@ def target_for(target: Any) -> Target:
         return _schema_target(target.schema.value, name)
     if isinstance(target, JsonDocument):
         return _schema_target(target.value)
-    if isinstance(target, Mapping):
-        return _schema_target(target)
-    if isinstance(target, type) and issubclass(target, BaseModel):
-        return _type_target(target)
+    if isinstance(target, (Mapping, bool)):
+        return _schema_target(target)  # a JSON Schema (``true``/``false`` are schemas too)
     return _type_target(target)
