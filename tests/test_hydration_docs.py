@@ -1,22 +1,21 @@
-"""The examples in docs/hydration.md run, and say what they claim."""
+"""The examples in README.md's hydration section run, and say what they claim."""
 
 from __future__ import annotations
 
 import re
 import sys
 import types
-from pathlib import Path
 
 import pytest
 
 import sktypes as sk
+from tests.readme_util import readme_section
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "hydration.md"
 BLOCK = re.compile(r"^(`{3,})python\n(.*?)^\1$", re.S | re.M)
 
 
 def _blocks() -> list[str]:
-    return [m.group(2) for m in BLOCK.finditer(DOC.read_text(encoding="utf-8"))]
+    return [m.group(2) for m in BLOCK.finditer(readme_section("hydration"))]
 
 
 def test_the_doc_has_examples() -> None:
@@ -29,7 +28,7 @@ def test_doc_example_runs(index: int, capsys: pytest.CaptureFixture[str]) -> Non
     module = types.ModuleType(f"doc_example_{index}")
     sys.modules[module.__name__] = module  # pydantic resolves annotations through it
     try:
-        exec(compile(code, f"{DOC}:example{index}", "exec"), module.__dict__)
+        exec(compile(code, f"README.md#hydration[{index}]", "exec"), module.__dict__)
     finally:
         del sys.modules[module.__name__]
     printed = capsys.readouterr().out
@@ -39,7 +38,7 @@ def test_doc_example_runs(index: int, capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_doc_truncation_message_is_the_real_one() -> None:
-    text = DOC.read_text(encoding="utf-8")
+    text = readme_section("hydration")
     with pytest.raises(sk.HydrationError) as info:
         sk.hydrate(dict[str, float], '{"temp_c": 21')
     detail = info.value.errors[0]

@@ -1,4 +1,4 @@
-"""The examples in docs/templates.md run as written and print what their comments say."""
+"""The examples in README.md's templates section run as written and print what they say."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.readme_util import readme_section
+
 ROOT = Path(__file__).resolve().parents[1]
-DOC = (ROOT / "docs" / "templates.md").read_text()
+DOC = readme_section("templates")
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC, re.DOTALL)
 
 
@@ -21,7 +23,7 @@ def test_docs_python_example_runs(
     index: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(ROOT)
-    exec(compile(BLOCKS[index], f"docs/templates.md[{index}]", "exec"), {"__name__": "docs"})
+    exec(compile(BLOCKS[index], f"README.md#templates[{index}]", "exec"), {"__name__": "docs"})
     printed = capsys.readouterr().out
     if "is_requird" in BLOCKS[index]:
         assert "story.yaml: line 7: invalid prompt template config:" in printed
