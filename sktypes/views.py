@@ -52,8 +52,8 @@ def view_type_of(schema: Mapping[str, Any] | None) -> ParameterViewType | None:
     ``{"type": ["string", "null"]}`` and ``anyOf: [{type: string}, {type: null}]`` are
     ``STRING``; a ``$ref`` to an object is ``OBJECT``; a real union is ``None``.
     """
-    if not schema:
-        return None
+    if not schema or not isinstance(schema, Mapping):
+        return None  # {} or a boolean schema: any JSON type
     t = schema.get("type")
     if isinstance(t, str):
         return _TYPES.get(t)

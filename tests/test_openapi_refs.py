@@ -163,3 +163,18 @@ def test_refs_on_parameters_responses_bodies_and_path_items_are_followed() -> No
     assert view.return_parameter.description == "Done."
     assert view.return_parameter.schema is not None
     assert view.return_parameter.schema.to_python() == {"type": "boolean"}
+
+
+def test_validation_does_not_fetch_a_remote_ref_that_no_operation_uses(tmp_path: Path) -> None:
+    spec = tmp_path / "api.yaml"
+    spec.write_text(
+        HEAD + "paths: {}\ncomponents:\n  schemas:\n"
+        "    Unused: {$ref: 'https://example.invalid/x.yaml'}\n"
+    )
+    with pytest.raises(OpenApiError) as info:
+        load_openapi(spec)
+    assert str(info.value) == (
+        f"{spec}: /components/schemas/Unused/$ref: remote $ref refused"
+        " (pass allow_remote_refs=True to fetch it)"
+    )
+    assert load_openapi(spec, validate=False).views == []

@@ -113,3 +113,11 @@ def test_parameters_schema_hoists_defs_and_forbids_extras() -> None:
 def test_duplicate_parameter_names_are_refused() -> None:
     with pytest.raises(SktypesError, match="duplicate parameter"):
         FunctionView(name="f", parameters=(ParameterView(name="a"), ParameterView(name="a")))
+
+
+def test_boolean_schemas_have_no_single_type() -> None:
+    from sktypes.views import view_type_of
+
+    assert view_type_of(True) is None  # type: ignore[arg-type]
+    assert view_type_of({"anyOf": [True, {"type": "null"}]}) is None
+    assert view_type_of({"$ref": "#/$defs/A", "$defs": {"A": False}}) is None

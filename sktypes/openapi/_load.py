@@ -74,8 +74,40 @@ def load_openapi(
     except RecursionError:
         raise OpenApiError("document nested too deeply", file=doc.display) from None
     if validate:
+        if not allow_remote_refs:  # the validator would fetch them itself
+            _refuse_remote(refs)
         validate_spec(doc, version)
     return plugin
+
+
+def _refuse_remote(refs: Refs) -> None:
+    """Raise on the first ``http(s)`` ``$ref`` in any loaded file (even one no operation uses)."""
+    for uri, doc in refs.documents():
+        pointer = _first_remote_ref(doc.data, "")
+        if pointer is not None:
+            raise refs.error(
+                "remote $ref refused (pass allow_remote_refs=True to fetch it)",
+                Place(uri, pointer),
+            )
+
+
+def _first_remote_ref(node: Any, pointer: str) -> str | None:
+    stack = [(node, pointer)]
+    while stack:
+        node, pointer = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith(("http://", "https://", "//")):
+                return pointer + "/$ref"
+            for key, value in node.items():
+                if isinstance(value, (dict, list)):
+                    token = str(key).replace("~", "~0").replace("/", "~1")
+                    stack.append((value, f"{pointer}/{token}"))
+        elif isinstance(node, list):
+            stack.extend(
+                (v, f"{pointer}/{i}") for i, v in enumerate(node) if isinstance(v, (dict, list))
+            )
+    return None
 
 
 def _read(source: Source, max_bytes: int) -> Document:

@@ -188,7 +188,9 @@ class OpenApiPlugin:
     views: list[FunctionView]
     operations: list[Operation]
     source: str
-    _by_name: dict[str, Operation] = field(default_factory=dict, repr=False, compare=False)
+    _by_name: dict[str, Operation] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         self._by_name.update({op.name: op for op in self.operations})

@@ -27,7 +27,7 @@ from sktypes.openapi._params import (
 from sktypes.openapi._refs import Place
 from sktypes.views import FunctionView, ParameterView, ReturnParameterView
 
-__all__ = ["OperationBuilder", "describe"]
+__all__ = ["OperationBuilder", "describe", "server_urls"]
 
 _SUCCESS = re.compile(r"^2(\d\d|XX)$", re.IGNORECASE)
 
@@ -108,7 +108,7 @@ class OperationBuilder:
             request, body_views = self._body(body, taken, op_place)
             view_params.extend(body_views)
         operation_id = op.get("operationId")
-        servers = _servers(op.get("servers"), op_place) or item_servers or self._servers
+        servers = server_urls(op.get("servers"), op_place) or item_servers or self._servers
         operation = Operation(
             name=name,
             operation_id=operation_id if isinstance(operation_id, str) else None,
@@ -300,7 +300,7 @@ def _media_list(value: Any) -> tuple[str, ...]:
     return ()
 
 
-def _servers(value: Any, place: Place) -> tuple[str, ...]:
+def server_urls(value: Any, place: Place) -> tuple[str, ...]:
     """Server URLs with variables replaced by their defaults."""
     if not isinstance(value, list):
         return ()
@@ -335,6 +335,3 @@ def _security(value: Any) -> tuple[Mapping[str, tuple[str, ...]], ...]:
                 )
             )
     return tuple(out)
-
-
-server_urls = _servers

@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sktypes.errors import OpenApiError
 from sktypes.jsondoc import JsonDocument, freeze
 from sktypes.openapi._model import OperationParameter, ParameterLocation
 from sktypes.openapi._refs import Place, Refs
@@ -260,16 +259,3 @@ def swagger2_body(
         encoding=None,
         place=place,
     )
-
-
-def check_names(params: list[OperationParameter], place: Place, refs: Refs) -> None:
-    """Refuse two parameters that would send under one argument name."""
-    seen: set[str] = set()
-    for p in params:
-        if p.argument in seen:
-            raise OpenApiError(
-                f"two parameters map to the argument {p.argument!r}",
-                file=refs.display(place.uri),
-                where=place.pointer,
-            )
-        seen.add(p.argument)

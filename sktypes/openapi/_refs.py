@@ -84,6 +84,10 @@ class Refs:
         """An :class:`OpenApiError` naming the file and the pointer of ``place``."""
         return OpenApiError(message, file=self.display(place.uri), where=place.pointer or "/")
 
+    def documents(self) -> list[tuple[str, Document]]:
+        """Every document loaded so far, the root first."""
+        return list(self._docs.items())
+
     def document(self, uri: str) -> Document | None:
         """The parsed document at ``uri`` (only files already loaded)."""
         return self._docs.get(urldefrag(uri)[0])

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable
-from itertools import islice
 from typing import Any
 
 from jsonschema.exceptions import ValidationError, best_match
@@ -19,7 +18,6 @@ from openapi_spec_validator import (
     OpenAPIV30SpecValidator,
     OpenAPIV31SpecValidator,
 )
-from openapi_spec_validator.settings import OpenAPISpecValidatorSettings
 from openapi_spec_validator.validation.validators import SpecValidator
 
 from sktypes.errors import OpenApiError, snippet
@@ -33,7 +31,15 @@ _VALIDATORS: dict[int, type[SpecValidator]] = {
     31: OpenAPIV31SpecValidator,
 }
 _MESSAGE_LIMIT = 160
-_MORE_ERRORS = 50
+
+
+def _path_options() -> dict[str, Any]:
+    """The validator's own resolved-ref cache size (settings exist from version 0.8 on)."""
+    try:
+        from openapi_spec_validator.settings import OpenAPISpecValidatorSettings
+    except ImportError:  # openapi-spec-validator 0.7 (e.g. next to semantic-kernel)
+        return {}
+    return {"resolved_cache_maxsize": OpenAPISpecValidatorSettings().resolved_cache_maxsize}
 
 
 def _pointer(path: Iterable[Any]) -> str:
@@ -46,11 +52,7 @@ def validate_spec(doc: Document, version: int) -> None:
 
     cls = _VALIDATORS[version]
     try:
-        spec = SchemaPath.from_dict(
-            doc.data,
-            base_uri=doc.uri or "",
-            resolved_cache_maxsize=OpenAPISpecValidatorSettings().resolved_cache_maxsize,
-        )
+        spec = SchemaPath.from_dict(doc.data, base_uri=doc.uri or "", **_path_options())
         errors = cls(spec).iter_errors()
         first = next(errors, None)  # a valid spec costs one pass, as the validator alone
     except RecursionError:
@@ -63,14 +65,11 @@ def validate_spec(doc: Document, version: int) -> None:
         ) from None
     if first is None:
         return
-    found = [first]
     best = first
-    # a few more, to report the most specific; the validator (and best_match on its errors)
-    # may crash further on, and then the first error is reported all the same
+    # the most specific part of the first error (looking for more errors would cost another
+    # pass of the validator); best_match may trip on the validator's errors: keep the first
     with contextlib.suppress(Exception):
-        found.extend(islice(errors, _MORE_ERRORS))
-    with contextlib.suppress(Exception):
-        best = best_match(found) or first
+        best = best_match([first]) or first
     _raise(doc, best)
 
 
