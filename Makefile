@@ -41,6 +41,9 @@ run: $(VENV)/.installed-base ## the main job on the bundled example (manuals, pl
 	$(BIN)/sktypes manual examples/date_weather.py --format planner
 	@echo "== planner manual of the same plugins as OpenAPI specs (the ADR's JSON)"
 	$(BIN)/sktypes manual schemas/examples/date_plugin.openapi.yaml schemas/examples/weather_plugin.openapi.yaml --format planner
+	@echo "== a typed plugin package generated from the weather spec, and one typed call (dry run)"
+	$(BIN)/sktypes generate schemas/examples/weather_plugin.openapi.yaml -o out --name weather_plugin
+	$(PY) examples/call_generated.py out
 	@echo "== the ADR's plan checks clean against both and runs on the Python plugins"
 	$(BIN)/sktypes plan check examples/plans/date_weather.plan.json --views examples/date_weather.py
 	$(BIN)/sktypes plan check examples/plans/date_weather.plan.json --views schemas/examples/date_plugin.openapi.yaml schemas/examples/weather_plugin.openapi.yaml

@@ -1,6 +1,12 @@
 """Build-time code generation for sktypes (spec → typed plugin packages, views → stubs).
 
-Generated code imports ``sktypes``, never ``generators``.
+Generated code imports ``sktypes``, ``pydantic``, ``httpx`` and the standard library, never
+``generators``.
 """
 
-__all__: list[str] = []
+from __future__ import annotations
+
+from generators._package import generate_plugin, render_plugin
+from generators._stubs import generate_stubs
+
+__all__ = ["generate_plugin", "generate_stubs", "render_plugin"]

@@ -1,0 +1,188 @@
+"""Generation time, peak memory and success counts: sktypes vs datamodel-code-generator (models
+only) and openapi-python-client (full client), measured in the same run.
+
+    python benchmarks/bench_generate.py            # the 4 largest valid specs + corpus counts
+    python benchmarks/bench_generate.py --quick    # 2 large specs, no corpus counts
+
+Every run happens in a fresh subprocess (so peak RSS is that tool's alone); the time is the
+generation call only (interpreter start-up and imports excluded), the best of ``--repeat`` runs.
+datamodel-code-generator is asked for one module; when it refuses (dotted schema names need
+"modular" output), it is timed again writing a package, and only that run counts.
+"Importable" means a fresh interpreter imports the generated package/module. Peers that are not
+installed are skipped with a note.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "corpus" / "openapi"
+LARGEST = ["stripe", "kubernetes", "plaid", "twilio-api-v2010"]
+
+_CHILD = r"""
+import json, resource, sys, time
+from pathlib import Path
+tool, spec, out = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
+result = {"ok": False}
+try:
+    if tool == "sktypes":
+        from generators import generate_plugin
+        start = time.perf_counter()
+        generate_plugin(spec, out, name="bench_pkg")
+    elif tool == "datamodel-code-generator":
+        from datamodel_code_generator import DataModelType, InputFileType, generate
+        out.mkdir(parents=True, exist_ok=True)
+        options = dict(input_file_type=InputFileType.OpenAPI, disable_timestamp=True,
+                       output_model_type=DataModelType.PydanticV2BaseModel)
+        start = time.perf_counter()
+        try:
+            generate(spec, output=out / "bench_models.py", **options)
+        except Exception as exc:  # dotted schema names need a package, not a file
+            if "output directory" not in str(exc):
+                raise
+            start = time.perf_counter()
+            generate(spec, output=out / "bench_models", **options)
+    elif tool == "openapi-python-client":
+        import subprocess
+        start = time.perf_counter()
+        done = subprocess.run([sys.argv[4], "generate", "--path", str(spec), "--output-path",
+                               str(out / "client"), "--overwrite"], capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError((done.stderr or done.stdout).strip().splitlines()[-1][:200])
+    result = {"ok": True, "seconds": time.perf_counter() - start}
+except Exception as exc:
+    result = {"ok": False, "error": f"{type(exc).__name__}: {str(exc)[:200]}"}
+usage = [resource.getrusage(r).ru_maxrss for r in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+result["peak_mb"] = max(usage) / 1024  # openapi-python-client runs as a child process
+print(json.dumps(result))
+"""
+
+_IMPORT = r"""
+import sys, pathlib, importlib
+out = pathlib.Path(sys.argv[1]); sys.path.insert(0, str(out))
+if (out / "bench_pkg").is_dir():
+    importlib.import_module("bench_pkg.plugin")
+elif (out / "bench_models.py").is_file() or (out / "bench_models").is_dir():
+    importlib.import_module("bench_models")
+else:
+    client = out / "client"; sys.path.insert(0, str(client))
+    pkg = next(p.name for p in client.iterdir() if (p / "__init__.py").is_file())
+    importlib.import_module(pkg)
+"""
+
+
+def _tools() -> dict[str, list[str]]:
+    """The tools available here: name → extra argv for the child."""
+    tools = {"sktypes": [""]}
+    try:
+        import datamodel_code_generator  # noqa: F401
+
+        tools["datamodel-code-generator"] = [""]
+    except ImportError:
+        print("note: datamodel-code-generator is not installed; skipped")
+    exe = shutil.which("openapi-python-client") or str(
+        Path(sys.executable).parent / "openapi-python-client"
+    )
+    if Path(exe).is_file():
+        tools["openapi-python-client"] = [exe]
+    else:
+        print(
+            "note: openapi-python-client is not installed (pip install openapi-python-client); "
+            "skipped"
+        )
+    return tools
+
+
+def _run(tool: str, extra: list[str], spec: Path, timeout: float) -> dict[str, Any]:
+    out = Path(tempfile.mkdtemp(prefix="bench_gen_"))
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _CHILD, tool, str(spec), str(out), *extra],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            cwd=ROOT,
+        )
+        lines = done.stdout.strip().splitlines()
+        result: dict[str, Any] = (
+            json.loads(lines[-1])
+            if lines
+            else {"ok": False, "error": done.stderr.strip().splitlines()[-1][:200]}
+        )
+        if result.get("ok"):
+            imp = subprocess.run(
+                [sys.executable, "-c", _IMPORT, str(out)],
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                cwd=ROOT,
+            )
+            result["importable"] = imp.returncode == 0
+        return result
+    except subprocess.TimeoutExpired:
+        return {"ok": False, "error": f"timeout after {timeout:.0f} s"}
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def _manifest() -> list[dict[str, str]]:
+    with (CORPUS / "MANIFEST.tsv").open() as fh:
+        return list(csv.DictReader(fh, delimiter="\t"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--timeout", type=float, default=600)
+    args = parser.parse_args()
+    if not (CORPUS / "MANIFEST.tsv").is_file():
+        print(f"note: corpus not found at {CORPUS}; nothing to measure")
+        return
+    rows = {r["id"]: r for r in _manifest()}
+    tools = _tools()
+    large = LARGEST[:2] if args.quick else LARGEST
+    print(f"\n{'spec':18} {'tool':26} {'time s':>8} {'peak MB':>8} {'import':>7} {'vs dmcg':>8}")
+    for spec_id in large:
+        spec = CORPUS / rows[spec_id]["file"]
+        results = {}
+        for tool, extra in tools.items():
+            runs = [_run(tool, extra, spec, args.timeout) for _ in range(args.repeat)]
+            ok = [r for r in runs if r.get("ok")]
+            results[tool] = min(ok, key=lambda r: r["seconds"]) if ok else runs[0]
+        base = results.get("datamodel-code-generator", {})
+        for tool, r in results.items():
+            if not r.get("ok"):
+                print(
+                    f"{spec_id:18} {tool:26} {'failed':>8} {r.get('peak_mb', 0):8.0f} "
+                    f"{'-':>7} {'-':>8}  {r.get('error', '')[:80]}"
+                )
+                continue
+            ratio = f"{r['seconds'] / base['seconds']:.2f}x" if base.get("ok") else "-"
+            print(
+                f"{spec_id:18} {tool:26} {r['seconds']:8.1f} {r['peak_mb']:8.0f} "
+                f"{'yes' if r.get('importable') else 'no':>7} {ratio:>8}"
+            )
+    if args.quick:
+        return
+    print("\nsuccess on the corpus (generated / importable):")
+    for tool, extra in tools.items():
+        generated = importable = 0
+        for row in rows.values():
+            r = _run(tool, extra, CORPUS / row["file"], args.timeout)
+            generated += bool(r.get("ok"))
+            importable += bool(r.get("importable"))
+        print(f"  {tool:26} {generated:3d} / {importable:3d} of {len(rows)} specs")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,249 @@
+"""OpenAPI operations (through ``sktypes.load_openapi``) → the context of a plugin package.
+
+Driven by the views and :class:`~sktypes.openapi.Operation` objects only, never by the raw
+spec, so Swagger 2.0, OpenAPI 3.0 and 3.1 generate alike. Each operation becomes a
+``_<name>_request`` builder plus an ``async`` method (and a ``*_sync`` twin on request).
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from generators._naming import Namespace, class_name, identifier, py_string
+from generators._render import LINE_LENGTH, call
+from generators._types import ClassDef, TypeBuilder
+from sktypes.openapi import OpenApiPlugin, Operation
+from sktypes.views import FunctionView
+
+__all__ = ["OperationContext", "PluginContext", "plugin_context"]
+
+_INIT_NAMES = {"self", "base_url", "client", "sync_client", "timeout", "credentials"}
+_JSON = re.compile(r"^application/([\w.+-]+\+)?json|/json$|^\*/\*$")
+
+
+@dataclass(slots=True)
+class OperationContext:
+    """One operation, as the plugin template renders it."""
+
+    name: str
+    method_name: str
+    request_name: str
+    method: str
+    path: str
+    description: str
+    summary: str
+    params: list[str]
+    call_args: str
+    groups: list[tuple[str, list[str]]]
+    body: str | None
+    content_type: str | None
+    returns: str
+    result_kind: str  # "none" | "json" | "text" | "bytes"
+
+    def code(self, is_async: bool) -> str:
+        """The method body after the docstring: send, then turn the response into the result."""
+        send = "await self._send" if is_async else "self._send_sync"
+        pad = " " * 8
+        head = send if self.result_kind == "none" else f"response = {send}"
+        inner = f"self.{self.request_name}({self.call_args})"
+        if 8 + len(f"{head}({inner})") > LINE_LENGTH:
+            inner = call(f"self.{self.request_name}", self.call_args.split(", "), 12)
+        lines = [pad + call(head, [inner], 8)]
+        if self.result_kind == "none":
+            return lines[0]
+        if self.result_kind == "json":
+            parse = call(f"result: {self.returns} = parse_json", [self.returns, "response"], 8)
+            lines.append(pad + parse)
+            lines.append(f"{pad}return result")
+        elif self.result_kind == "bytes":
+            lines.append(f"{pad}return response.content")
+        else:
+            lines.append(f"{pad}return response.text")
+        return "\n".join(lines)
+
+
+@dataclass(slots=True)
+class PluginContext:
+    """The whole plugin: class, constructor, operations and the models they use."""
+
+    class_name: str
+    title: str
+    description: str
+    base_url: str
+    init_params: list[str]
+    credentials: list[str]
+    operations: list[OperationContext] = field(default_factory=list)
+    classes: list[ClassDef] = field(default_factory=list)
+    imports: set[str] = field(default_factory=set)
+    typing_names: set[str] = field(default_factory=set)
+    model_names: list[str] = field(default_factory=list)
+
+
+def plugin_context(plugin: OpenApiPlugin, description: str = "") -> PluginContext:
+    """Build the template context of ``plugin`` (deterministic: spec order throughout)."""
+    cls: str = class_name(plugin.name, prefix="Api")
+    cls = cls if cls.endswith("Plugin") else f"{cls}Plugin"
+    builder = TypeBuilder({}, "pydantic", taken={cls, "ApiClient", "Credential", "Request"})
+    init_params, credentials = _constructor(plugin.security_schemes)
+    ctx = PluginContext(
+        class_name=cls,
+        title=plugin.title,
+        description=description,
+        base_url=plugin.servers[0] if plugin.servers else "http://localhost",
+        init_params=init_params,
+        credentials=credentials,
+    )
+    methods = Namespace(_INIT_NAMES | {"_send", "_send_sync", "_build"})
+    for view, op in zip(plugin.views, plugin.operations, strict=True):
+        ctx.operations.append(_operation(view, op, builder, methods))
+    ctx.classes = builder.ordered_classes()
+    ctx.imports = set(builder.imports)
+    ctx.typing_names = set(builder.typing_names)
+    names = {c.name for c in ctx.classes}
+    used: set[str] = set()
+    for done in ctx.operations:
+        for text in [done.returns, *done.params]:
+            used.update(n for n in re.findall(r"[A-Za-z_]\w*", text) if n in names)
+    ctx.model_names = sorted(used, key=lambda n: (0 if n.isupper() else 1, n.lower(), n))
+    return ctx
+
+
+def _constructor(schemes: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """The constructor's parameters and the ``Credential(...)`` expressions, one per scheme.
+
+    API keys (header, query or cookie) and bearer tokens (``http``/``bearer``, OAuth2,
+    OpenID Connect) become keyword arguments; other schemes are left to a custom client.
+    """
+    params = ["self", "base_url: str = DEFAULT_BASE_URL", "*"]
+    creds: list[str] = []
+    args = Namespace(_INIT_NAMES)
+    for key in sorted(schemes):
+        scheme = schemes[key]
+        if not isinstance(scheme, Mapping):
+            continue
+        kind = str(scheme.get("type", "")).lower()
+        http = str(scheme.get("scheme", "")).lower()
+        if kind == "apikey" and scheme.get("name"):
+            arg = args.claim(key, identifier(f"{key}_api_key" if "key" not in key.lower() else key))
+            where, name = str(scheme.get("in", "header")), str(scheme["name"])
+            value = f'{arg} or ""'
+        elif kind in ("http", "oauth2", "openidconnect") and http in ("bearer", ""):
+            arg = args.claim(key, identifier(f"{key}_token"))
+            where, name = "header", "Authorization"
+            value = f'f"Bearer {{{arg}}}" if {arg} else ""'
+        else:
+            continue
+        creds.append(call("Credential", [py_string(where), py_string(name), value], 12))
+        params.append(f"{arg}: str | None = None")
+    params += [
+        "client: httpx.AsyncClient | None = None",
+        "sync_client: httpx.Client | None = None",
+        "timeout: float = 30.0",
+    ]
+    return params, creds
+
+
+def _operation(
+    view: FunctionView, op: Operation, builder: TypeBuilder, methods: Namespace
+) -> OperationContext:
+    base = class_name(view.name, prefix="Op")
+    method_name = methods.claim(view.name, identifier(view.name, prefix="call"))
+    request_name = methods.claim(f"request:{view.name}", f"_{method_name}_request")
+    args = Namespace({"self", "response", "result"})
+    params = ["self"]
+    call_args: list[str] = []
+    arg_of: dict[str, str] = {}
+    ordered = sorted(view.parameters, key=lambda p: not p.is_required)  # required first
+    for p in ordered:
+        name = p.name if _usable(p.name) else identifier(p.name, prefix="arg")
+        arg = args.claim(p.name, name)
+        arg_of[p.name] = arg
+        sub = p.schema.value if p.schema is not None else {}
+        ann = builder.annotation(_without_defs_desc(sub), f"{base}{class_name(p.name)}")
+        if p.is_required:
+            params.append(f"{arg}: {ann}")
+        else:
+            params.append(f"{arg}: {_optional(ann)} = None")
+        call_args.append(f"{arg}={arg}")
+    groups: dict[str, list[str]] = {"path_params": [], "query": [], "headers": [], "cookies": []}
+    group_of = {"path": "path_params", "query": "query", "header": "headers", "cookie": "cookies"}
+    for param in op.parameters:
+        wire = arg_of.get(param.argument)
+        if wire is None:
+            continue
+        style = "json" if param.content_type else param.style
+        item = f"({py_string(param.name)}, {wire}, {py_string(style)}, {param.explode!r})"
+        groups[group_of[param.location]].append(item)
+    body = None
+    content_type = None
+    if op.request_body is not None and op.request_body.argument in arg_of:
+        body = arg_of[op.request_body.argument]
+        content_type = op.request_body.content_type
+    returns, kind = _returns(view, op, builder, base)
+    return OperationContext(
+        name=view.name,
+        method_name=method_name,
+        request_name=request_name,
+        method=op.method,
+        path=op.path,
+        description=view.description,
+        summary=op.summary or _first_sentence(view.description),
+        params=params,
+        call_args=", ".join(call_args),
+        groups=list(groups.items()),
+        body=body,
+        content_type=content_type,
+        returns=returns,
+        result_kind=kind,
+    )
+
+
+def _returns(view: FunctionView, op: Operation, builder: TypeBuilder, base: str) -> tuple[str, str]:
+    schema = view.return_parameter.schema
+    if schema is None or op.response_content_type is None:
+        return "None", "none"
+    ctype = op.response_content_type.split(";")[0].strip().lower()
+    if _JSON.search(ctype):
+        ann = builder.annotation(_without_defs_desc(schema.value), f"{base}Result")
+        return ann, "json"
+    if schema.value.get("format") == "binary" or not ctype.startswith("text/"):
+        return "bytes", "bytes"
+    return "str", "text"
+
+
+def _first_sentence(text: str) -> str:
+    """Return the docstring summary: the first line, cut after its first sentence.
+
+    The full text is the kernel function's ``description``.
+    """
+    line = text.strip().split("\n", 1)[0] if text.strip() else ""
+    head, dot, _ = line.partition(". ")
+    return head + "." if dot else line
+
+
+def _usable(name: str) -> bool:
+    """A view parameter name that can be a Python argument as it is (``petId`` can)."""
+    return (
+        name.isidentifier()
+        and name.isascii()
+        and not keyword.iskeyword(name)
+        and not name.startswith("_")
+        and name not in {"self", "response", "result"}
+    )
+
+
+def _optional(annotation: str) -> str:
+    if annotation == "Any" or annotation.endswith("| None") or annotation == "None":
+        return annotation
+    return f"{annotation} | None"
+
+
+def _without_defs_desc(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The schema with its top-level description dropped (it belongs to the parameter)."""
+    return {k: v for k, v in schema.items() if k != "description"} | (
+        {"$defs": schema["$defs"]} if "$defs" in schema else {}
+    )

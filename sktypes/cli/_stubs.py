@@ -1,0 +1,37 @@
+"""``sktypes stubs TOOLS.json [-o FILE.py] [--protocol NAME]``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import orjson
+
+from sktypes.cli._common import fail, write_output
+from sktypes.errors import SktypesError
+
+__all__ = ["stubs"]
+
+
+@click.command()
+@click.argument("tools", type=click.Path(dir_okay=False))
+@click.option("--output", "-o", default=None, help="Write to FILE.py (atomically).")
+@click.option("--protocol", default="Tools", show_default=True, help="The Protocol's name.")
+def stubs(tools: str, output: str | None, protocol: str) -> None:
+    """Write a typed module (TypedDicts + a Protocol) for an OpenAI/Anthropic/MCP tool list."""
+    from generators import generate_stubs  # build-time only: import on use
+    from sktypes.manual import views_from_manual
+
+    path = Path(tools)
+    try:
+        data = orjson.loads(path.read_bytes())
+    except OSError as exc:
+        fail(f"{tools}: {exc.strerror}")
+    except orjson.JSONDecodeError as exc:
+        fail(f"{tools}: not JSON: {exc}")
+    try:
+        source = generate_stubs(views_from_manual(data), protocol=protocol, source=path.name)
+    except SktypesError as exc:
+        message = str(exc).splitlines()[0]
+        fail(message if message.startswith(tools) else f"{tools}: {message}")
+    write_output(source.rstrip("\n"), output)

@@ -1,0 +1,113 @@
+"""Every valid corpus spec: generated, imported, ruff-clean, mypy --strict clean, consistent.
+
+Prints the counts (``-s`` shows them); the target is all of them. Specs the manifest marks
+invalid are skipped: ``load_openapi`` refuses them (validation), so there is nothing to
+generate from.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import sktypes as sk
+from generators._package import render_loaded
+from tests.test_generate_consistency import assert_consistent
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "corpus" / "openapi"
+BIN = Path(sys.executable).parent
+RUFF_RULES = "E,F,W,I,B,UP,SIM,RUF,C4,PIE,RET"
+LIMIT = None if os.environ.get("SKTYPES_CORPUS_FULL") == "1" else 60
+"""Operations compared per spec in CI (all of them with ``SKTYPES_CORPUS_FULL=1``)."""
+
+
+def _valid_specs() -> list[tuple[str, Path]]:
+    manifest = CORPUS / "MANIFEST.tsv"
+    if not manifest.is_file():
+        return []
+    with manifest.open() as fh:
+        rows = list(csv.DictReader(fh, delimiter="\t"))
+    return [(r["id"], CORPUS / r["file"]) for r in rows if r["valid"] == "yes"]
+
+
+@pytest.mark.slow
+def test_corpus_generates_imports_and_type_checks(tmp_path: Path) -> None:
+    specs = _valid_specs()
+    if not specs:
+        pytest.skip("corpus not available")
+    generated: list[str] = []
+    imported: list[str] = []
+    failures: list[str] = []
+    start = time.perf_counter()
+    for spec_id, spec in specs:
+        package = "corpus_" + "".join(c if c.isalnum() else "_" for c in spec_id)
+        try:
+            plugin = sk.load_openapi(spec)
+            _, files = render_loaded(plugin, spec, name=package)
+        except Exception as exc:  # counted and reported below
+            failures.append(f"{spec_id}: generation: {type(exc).__name__}: {exc}")
+            continue
+        (tmp_path / package).mkdir()
+        for name, content in files.items():
+            (tmp_path / package / name).write_text(content, encoding="utf-8")
+        generated.append(package)
+        try:
+            assert_consistent(spec, tmp_path, package, plugin.views, limit=LIMIT)
+            imported.append(package)
+        except Exception as exc:
+            failures.append(f"{spec_id}: import/consistency: {type(exc).__name__}: {exc}")
+    ruff = subprocess.run(
+        [
+            BIN / "ruff",
+            "check",
+            "--isolated",
+            "--select",
+            RUFF_RULES,
+            "--line-length",
+            "100",
+            "--output-format",
+            "concise",
+            ".",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    ruff_bad = {line.split("/", 1)[0] for line in ruff.stdout.splitlines() if "/" in line}
+    mypy = subprocess.run(
+        [
+            BIN / "mypy",
+            "--strict",
+            "--follow-imports=silent",
+            "--no-incremental",
+            "--cache-dir",
+            os.devnull,
+            *(str(tmp_path / p) for p in generated),
+        ],
+        cwd=ROOT,
+        env={**os.environ, "MYPYPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+    )
+    mypy_bad = {
+        Path(line.split(":", 1)[0]).relative_to(tmp_path).parts[0]
+        for line in mypy.stdout.splitlines()
+        if line.startswith(str(tmp_path)) and ": error:" in line
+    }
+    clean = [p for p in generated if p not in mypy_bad and p not in ruff_bad]
+    print(
+        f"\ncorpus: {len(specs)} valid specs, {len(generated)} generated, {len(imported)} "
+        f"imported and consistent, {len(clean)} ruff + mypy --strict clean "
+        f"({time.perf_counter() - start:.0f} s)"
+    )
+    assert not failures, "\n".join(failures)
+    assert ruff.returncode == 0, ruff.stdout[-3000:]
+    assert mypy.returncode == 0, mypy.stdout[-3000:]
+    assert len(clean) == len(specs)
