@@ -48,6 +48,8 @@ run: $(VENV)/.installed-base ## the main job on the bundled example (manuals, pl
 	$(BIN)/sktypes plan check examples/plans/date_weather.plan.json --views examples/date_weather.py
 	$(BIN)/sktypes plan check examples/plans/date_weather.plan.json --views schemas/examples/date_plugin.openapi.yaml schemas/examples/weather_plugin.openapi.yaml
 	$(BIN)/sktypes plan run examples/plans/date_weather.plan.json --plugins examples/date_weather.py
+	@echo "== the same plan run on the generated OpenAPI plugins against a local server"
+	$(PY) examples/plan_over_openapi.py
 	@echo "== the wrong plan (the whole dateResponse into date) is rejected with the fix"
 	$(BIN)/sktypes plan check examples/plans/date_weather.wrong.plan.json --views examples/date_weather.py; test $$? -eq 1
 
