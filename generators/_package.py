@@ -43,9 +43,16 @@ def spec_digest(spec: str | os.PathLike[str]) -> str:
 
 
 def render_plugin(
-    spec: str | os.PathLike[str], *, name: str | None = None, sync: bool = False
+    spec: str | os.PathLike[str],
+    *,
+    name: str | None = None,
+    sync: bool = False,
+    validate: bool = True,
 ) -> tuple[str, dict[str, str]]:
     """Return ``(package name, {file name: content})`` for ``spec`` without writing anything.
+
+    With ``validate=False`` a slightly invalid spec is generated from the operations
+    ``load_openapi`` can understand (the rest are its warnings).
 
     Raises:
         GenerationError: the spec cannot be loaded (the message names file and place), or
@@ -53,7 +60,7 @@ def render_plugin(
     """
     path = Path(spec)
     try:
-        plugin = load_openapi(path)
+        plugin = load_openapi(path, validate=validate)
     except SktypesError as exc:
         raise GenerationError(exc.message, file=exc.file or str(path), where=exc.where) from None
     return render_loaded(plugin, path, name=name, sync=sync)
@@ -106,6 +113,7 @@ def generate_plugin(
     *,
     name: str | None = None,
     sync: bool = False,
+    validate: bool = True,
 ) -> Path:
     """Generate the plugin package for ``spec`` under ``output_dir``; return its directory.
 
@@ -118,11 +126,12 @@ def generate_plugin(
         output_dir: where the package directory goes (created if missing).
         name: the package name (default: the API title as an identifier).
         sync: also generate blocking ``*_sync`` methods.
+        validate: validate the spec first (``False``: generate what can be understood).
 
     Raises:
         GenerationError: the spec cannot be loaded or the package cannot be written.
     """
-    package, files = render_plugin(spec, name=name, sync=sync)
+    package, files = render_plugin(spec, name=name, sync=sync, validate=validate)
     out = Path(output_dir)
     target = out / package
     try:

@@ -230,3 +230,19 @@ def test_cli_generate_check_and_bad_input(tmp_path: Path) -> None:
     assert failed.stderr.startswith(f"sktypes: error: {bad}")
     assert len(failed.stderr.strip().splitlines()) == 1
     assert "Traceback" not in failed.stderr
+
+
+def test_invalid_spec_generates_with_validation_off(tmp_path: Path) -> None:
+    spec = ROOT.parent / "shared" / "corpus" / "openapi" / "googlemaps-multifile" / "index.yml"
+    if not spec.exists():
+        pytest.skip("the shared corpus is not next to this checkout")
+    with pytest.raises(GenerationError, match=r"index\.yml"):
+        generate_plugin(spec, tmp_path, name="gmaps_strict")
+    target = generate_plugin(spec, tmp_path, name="gmaps_lax", validate=False)
+    result = subprocess.run(
+        [sys.executable, "-c", "import gmaps_lax; print(len(gmaps_lax.__all__) > 0)"],
+        capture_output=True,
+        text=True,
+        cwd=target.parent,
+    )
+    assert result.stdout.strip() == "True", result.stderr
