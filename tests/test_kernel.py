@@ -300,3 +300,33 @@ def test_call_invoke_repairs_sloppy_argument_json_from_the_model() -> None:
     assert not result.is_error
     assert result.result == DateResponse(date="2024-01-03")
     assert call.arguments == sloppy  # the history keeps what the model sent
+
+
+def test_a_plugin_class_with_instance_methods_is_instantiated_or_refused() -> None:
+    import asyncio
+
+    from sktypes import kernel_function
+    from sktypes.errors import KernelError
+    from sktypes.kernel import Kernel
+
+    class Counter:
+        def __init__(self) -> None:
+            self.base = 10
+
+        @kernel_function
+        def add(self, n: int) -> int:
+            return self.base + n
+
+    class Needy:
+        def __init__(self, token: str) -> None:
+            self.token = token
+
+        @kernel_function
+        def who(self) -> str:
+            return self.token
+
+    kernel = Kernel()
+    kernel.add_plugin(Counter)
+    assert asyncio.run(kernel.invoke("Counter.add", {"n": 5})).value == 15
+    with pytest.raises(KernelError, match=r"Needy has instance methods.*pass an instance"):
+        kernel.add_plugin(Needy)

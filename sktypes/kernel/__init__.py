@@ -10,6 +10,7 @@ invocation filters around the call, calls the function (sync or async) and retur
 from __future__ import annotations
 
 import difflib
+import inspect
 import types
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -96,6 +97,8 @@ class Kernel:
             return KernelPlugin(name, [_as_function(f, name) for f in plugin], description or "")
         from sktypes.introspect import plugin_views
 
+        if isinstance(plugin, type) and _has_instance_functions(plugin):
+            plugin = _instantiate(plugin)
         views = plugin_views(plugin, name)
         doc = description
         if doc is None:
@@ -277,3 +280,25 @@ def _is_openapi_plugin(obj: Any) -> bool:
 def _hint(name: str, known: Iterable[str]) -> str:
     close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.75)
     return f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+
+
+def _has_instance_functions(cls: type) -> bool:
+    """Whether a class has ``@kernel_function`` methods that need an instance."""
+    from sktypes.introspect import _info
+
+    for klass in cls.__mro__:
+        for value in vars(klass).values():
+            if inspect.isfunction(value) and _info(value) is not None:
+                return True
+    return False
+
+
+def _instantiate(cls: type) -> Any:
+    """An instance of a plugin class given as a class: its constructor must take no arguments."""
+    try:
+        return cls()
+    except TypeError as exc:
+        raise KernelError(
+            f"plugin class {cls.__qualname__} has instance methods and cannot be built without "
+            f"arguments ({exc}); pass an instance instead"
+        ) from None
