@@ -13,6 +13,7 @@ and :class:`Invalid` when the value does not fit. Kinds:
 
 from __future__ import annotations
 
+import abc
 import copy
 import enum
 import weakref
@@ -64,19 +65,19 @@ def _internal(exc: BaseException) -> Invalid:
     return Invalid([ErrorDetail("$", f"validation failed: {type(exc).__name__}: {text}")])
 
 
-class Target:
+class Target(abc.ABC):
     """The interface every target kind implements."""
 
     name = "value"
     accepts_text = False
 
+    @abc.abstractmethod
     def from_json(self, raw: str | bytes, strict: bool) -> Any:
         """Validate JSON text."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def from_value(self, value: Any, strict: bool) -> Any:
         """Validate an already-parsed value."""
-        raise NotImplementedError
 
     def from_partial_json(self, body: str, strict: bool) -> Any:
         """Validate a prefix of clean JSON (pydantic's partial parser drops what is cut)."""
