@@ -143,12 +143,11 @@ class JsonDocument:
     ``.value`` is read-only; :meth:`to_python` returns a mutable copy.
     """
 
-    __slots__ = ("_canon", "_raw", "_value")
+    __slots__ = ("_canon", "_value")
 
     def __init__(self, value: Any) -> None:
         self._value = freeze(value)
         self._canon: bytes | None = None
-        self._raw: bytes | None = None
 
     @classmethod
     def parse(cls, text: str | bytes) -> JsonDocument:
@@ -171,10 +170,12 @@ class JsonDocument:
         return self._value
 
     def to_python(self) -> Any:
-        """Return a mutable deep copy (dicts and lists)."""
-        if self._raw is None:
-            self._raw = orjson.dumps(self._value, default=_default)
-        return orjson.loads(self._raw)  # a parse of cached bytes beats a recursive copy
+        """Return a mutable deep copy (dicts and lists).
+
+        A serialize-and-parse round trip through orjson beats a recursive copy; the bytes
+        are not kept, so large schemas do not stay in memory twice.
+        """
+        return orjson.loads(orjson.dumps(self._value, default=_default))
 
     def to_json(self, *, indent: bool = False, sort_keys: bool = False) -> str:
         """Serialize to JSON text (compact unless ``indent``)."""
