@@ -43,6 +43,8 @@ class OperationContext:
     content_type: str | None
     returns: str
     result_kind: str  # "none" | "json" | "text" | "bytes"
+    tag: str = ""
+    """The operation's first tag (``""`` without tags): its submodule when split by tag."""
 
     def code(self, is_async: bool) -> str:
         """The method body after the docstring: send, then turn the response into the result."""
@@ -199,6 +201,7 @@ def _operation(
         content_type=content_type,
         returns=returns,
         result_kind=kind,
+        tag=op.tags[0] if op.tags else "",
     )
 
 

@@ -11,15 +11,14 @@ function's value; any other status raises :class:`KernelError` naming the operat
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import quote
 
 import httpx
 
 from sktypes.errors import KernelError, snippet
 from sktypes.kernel._function import KernelFunction, KernelPlugin
+from sktypes.remote import Request, build_request
 
 __all__ = ["openapi_functions", "openapi_plugin"]
 
@@ -95,56 +94,25 @@ class _Caller:
                 "has no http(s) server URL; pass server_url= to openapi_plugin()",
                 where=op.name,
             )
-        path = op.path
-        query: list[tuple[str, str | int | float | bool | None]] = []
-        headers = dict(self.headers)
-        cookies: dict[str, str] = {}
+        request = Request(op.name, op.method, op.path)
+        groups = {
+            "path": request.path_params,
+            "query": request.query,
+            "header": request.headers,
+            "cookie": request.cookies,
+        }
         for p in op.parameters:
-            if p.argument not in arguments:
-                continue
-            value = arguments[p.argument]
-            if p.content_type is not None:
-                text = json.dumps(value)
-                if p.location == "path":
-                    path = path.replace("{" + p.name + "}", quote(text, safe=""))
-                elif p.location == "query":
-                    query.append((p.name, text))
-                elif p.location == "header":
-                    headers[p.name] = text
-                else:
-                    cookies[p.name] = text
-            elif p.location == "path":
-                path = path.replace("{" + p.name + "}", quote(_simple(value, p.explode), safe=""))
-            elif p.location == "query":
-                query.extend(_query(p.name, value, p.style, p.explode))
-            elif p.location == "header":
-                headers[p.name] = _simple(value, p.explode)
-            else:
-                cookies[p.name] = _simple(value, False)
-        kwargs: dict[str, Any] = {}
+            if p.argument in arguments:
+                style = "json" if p.content_type is not None else p.style
+                groups[p.location].append((p.name, arguments[p.argument], style, p.explode))
         body = op.request_body
         if body is not None:
             payload = _body(body, arguments)
             if payload is not _MISSING:
-                kind = body.content_type.split(";")[0].strip().lower()
-                if kind == "application/json" or kind.endswith("+json"):
-                    kwargs["json"] = payload
-                elif kind == "application/x-www-form-urlencoded" and isinstance(payload, dict):
-                    kwargs["data"] = {k: _scalar(v) for k, v in payload.items()}
-                elif isinstance(payload, (str, bytes)):
-                    kwargs["content"] = payload
-                else:
-                    kwargs["content"] = json.dumps(payload)
-                headers.setdefault("Content-Type", body.content_type)
-        if cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
-        return httpx.Request(
-            op.method.upper(),
-            self.base + path,
-            params=httpx.QueryParams(query),
-            headers=headers,
-            **kwargs,
-        )
+                request.body = payload
+                request.content_type = body.content_type
+                request.send_body = True
+        return build_request(self.base, request, headers=self.headers)
 
     def read(self, response: httpx.Response) -> Any:
         """The value of a 2xx response; :class:`KernelError` for any other status."""
@@ -176,41 +144,3 @@ def _body(body: Any, arguments: Mapping[str, Any]) -> Any:
     if body.argument is not None and body.argument in arguments:
         return arguments[body.argument]
     return _MISSING
-
-
-def _scalar(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return ""
-    if isinstance(value, (dict, list)):
-        return json.dumps(value)
-    return str(value)
-
-
-def _simple(value: Any, explode: bool) -> str:
-    """OpenAPI ``simple`` style: ``a,b``; objects ``k,v,k,v`` (``k=v,k=v`` exploded)."""
-    if isinstance(value, list):
-        return ",".join(_scalar(v) for v in value)
-    if isinstance(value, dict):
-        if explode:
-            return ",".join(f"{k}={_scalar(v)}" for k, v in value.items())
-        return ",".join(f"{k},{_scalar(v)}" for k, v in value.items())
-    return _scalar(value)
-
-
-def _query(
-    name: str, value: Any, style: str, explode: bool
-) -> list[tuple[str, str | int | float | bool | None]]:
-    if isinstance(value, list):
-        if style == "form" and explode:
-            return [(name, _scalar(v)) for v in value]
-        sep = {"spaceDelimited": " ", "pipeDelimited": "|"}.get(style, ",")
-        return [(name, sep.join(_scalar(v) for v in value))]
-    if isinstance(value, dict):
-        if style == "deepObject":
-            return [(f"{name}[{k}]", _scalar(v)) for k, v in value.items()]
-        if explode:
-            return [(str(k), _scalar(v)) for k, v in value.items()]
-        return [(name, ",".join(f"{k},{_scalar(v)}" for k, v in value.items()))]
-    return [(name, _scalar(value))]

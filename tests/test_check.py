@@ -17,6 +17,7 @@ from sktypes.check import check_paths
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 SPEC = ROOT / "schemas" / "examples" / "date_plugin.openapi.yaml"
+CORPUS = ROOT.parent / "shared" / "corpus" / "openapi"
 
 
 def _run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -88,6 +89,19 @@ def test_stale_generated_package_is_flagged(tmp_path: Path) -> None:
     spec.write_text(spec.read_text() + "\n# changed\n")
     [finding] = check_paths([str(package)])
     assert "changed since generation" in finding.reason
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="corpus not available")
+def test_stale_package_split_by_tag_is_flagged(tmp_path: Path) -> None:
+    spec = tmp_path / "uber.json"
+    shutil.copy(CORPUS / "oai-v2.0-uber" / "uber.json", spec)
+    package = generate_plugin(spec, tmp_path / "out", name="uber", split=True, sync=True)
+    module = package / "operations" / "user.py"
+    assert check_paths([str(package), str(module), str(package / "models" / "_shared.py")]) == []
+    module.write_text(module.read_text() + "# edited\n")
+    assert [str(f) for f in check_paths([str(module)])] == [
+        f"{module}:1: differs from a fresh generation: regenerate"
+    ]
 
 
 def test_no_paths_is_exit_2() -> None:

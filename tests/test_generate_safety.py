@@ -68,6 +68,7 @@ def _spec(op_id: str, param: str, prop: str, description: str, title: str) -> di
             "/things/{id}": {
                 "post": {
                     "operationId": op_id or "op",
+                    "tags": [title or "t"],
                     "description": description,
                     "summary": description,
                     "parameters": [
@@ -117,21 +118,23 @@ def _spec(op_id: str, param: str, prop: str, description: str, title: str) -> di
 
 
 @settings(max_examples=15)
-@given(text, text, text, text, text)
+@given(text, text, text, text, text, st.booleans())
 def test_hostile_specs_generate_importable_plugins(
-    op_id: str, param: str, prop: str, description: str, title: str
+    op_id: str, param: str, prop: str, description: str, title: str, split: bool
 ) -> None:
+    """Hostile names, descriptions and tags (the split layout's module and class names)."""
     tmp = Path(tempfile.mkdtemp())
     if param == "id":
         param = "p"
     spec = tmp / "spec.json"
     spec.write_text(json.dumps(_spec(op_id, param, prop, description, title)))
     package = f"hostile_{uuid.uuid4().hex}"
-    _, files = render_plugin(spec, name=package)
-    (tmp / package).mkdir()
+    _, files = render_plugin(spec, name=package, split=split)
+    assert ("operations/__init__.py" in files) is split
     for f, content in files.items():
         if f.endswith(".py"):
             compile(content, f, "exec")
+        (tmp / package / f).parent.mkdir(parents=True, exist_ok=True)
         (tmp / package / f).write_text(content)
     sys.path.insert(0, str(tmp))
     try:

@@ -59,12 +59,23 @@ def check_paths(paths: Iterable[str]) -> list[Finding]:
 
 
 def _package_of(path: Path) -> Path | None:
-    """The generated package ``path`` is (or belongs to), if any."""
+    """The generated package ``path`` is (or belongs to), if any.
+
+    A package root holds ``plugin.py`` and an ``__init__.py`` with the generated header; a
+    file of a package split by tag (``pkg/operations/x.py``) belongs to the root above it.
+    """
     if path.is_dir():
-        return path if _header(path / "__init__.py") else None
-    if path.suffix == ".py" and _header(path) and _header(path.parent / "__init__.py"):
-        return path.parent
+        return path if _is_package_root(path) else None
+    if path.suffix != ".py" or not _header(path):
+        return None
+    for parent in list(path.parents)[:3]:
+        if _is_package_root(parent):
+            return parent
     return None
+
+
+def _is_package_root(path: Path) -> bool:
+    return (path / "plugin.py").is_file() and _header(path / "__init__.py") is not None
 
 
 def check_path(path: Path) -> list[Finding]:
@@ -179,9 +190,11 @@ def _check_package(package: Path) -> list[Finding]:
         return [Finding(str(init), "1", f"spec {match['spec']} not found near the package")]
     if spec_digest(spec) != match["digest"]:
         return [Finding(str(init), "1", f"spec {spec} changed since generation: regenerate")]
-    sync = "_sync(" in (package / "plugin.py").read_text(encoding="utf-8")
+    split = (package / "operations").is_dir()
+    modules = sorted((package / "operations").glob("*.py")) if split else [package / "plugin.py"]
+    sync = any("_sync(" in m.read_text(encoding="utf-8") for m in modules if m.is_file())
     try:
-        _, files = render_plugin(spec, name=package.name, sync=sync)
+        _, files = render_plugin(spec, name=package.name, sync=sync, split=split)
     except SktypesError as exc:
         return [Finding(str(spec), exc.where or "", exc.message)]
     out = []

@@ -1,4 +1,4 @@
-"""``sktypes generate SPEC -o DIR [--name PKG] [--sync] [--check]``."""
+"""``sktypes generate SPEC -o DIR [--name PKG] [--sync] [--split/--no-split] [--check]``."""
 
 from __future__ import annotations
 
@@ -17,6 +17,11 @@ __all__ = ["generate"]
 @click.option("--output", "-o", "output", required=True, help="Directory for the package.")
 @click.option("--name", default=None, help="Package name (default: the API title).")
 @click.option("--sync", is_flag=True, help="Also generate blocking *_sync methods.")
+@click.option(
+    "--split/--no-split",
+    default=None,
+    help="One submodule per tag (default: for specs of 300+ operations with several tags).",
+)
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if the package is stale.")
 @click.option(
     "--no-validate",
@@ -25,7 +30,13 @@ __all__ = ["generate"]
     help="Skip spec validation; generate the operations that can be understood.",
 )
 def generate(
-    spec: str, output: str, name: str | None, sync: bool, check: bool, no_validate: bool
+    spec: str,
+    output: str,
+    name: str | None,
+    sync: bool,
+    split: bool | None,
+    check: bool,
+    no_validate: bool,
 ) -> None:
     """Generate a typed plugin package from an OpenAPI (or Swagger 2.0) SPEC."""
     from generators import generate_plugin, render_plugin  # build-time only: import on use
@@ -34,7 +45,9 @@ def generate(
         fail(f"{spec}: no such file")
     try:
         if check:
-            package, files = render_plugin(spec, name=name, sync=sync, validate=not no_validate)
+            package, files = render_plugin(
+                spec, name=name, sync=sync, validate=not no_validate, split=split
+            )
             stale = [
                 f
                 for f, content in files.items()
@@ -44,7 +57,9 @@ def generate(
             for f in stale:
                 click.echo(f"{Path(output) / package / f}:1: differs from a fresh generation")
             raise SystemExit(1 if stale else 0)
-        target = generate_plugin(spec, output, name=name, sync=sync, validate=not no_validate)
+        target = generate_plugin(
+            spec, output, name=name, sync=sync, validate=not no_validate, split=split
+        )
     except SktypesError as exc:
         fail(str(exc).splitlines()[0])
     click.echo(f"wrote {target}")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import httpx
 from sktypes import kernel_function
+from sktypes.remote import ApiClient, Request, parse_json
 
-from ._runtime import ApiClient, Request, parse_json
 from .models import (
     GetDate1Result,
 )

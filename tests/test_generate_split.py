@@ -1,0 +1,199 @@
+"""The package layout split by tag: where models go, imports without cycles, same behaviour."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import importlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import sktypes as sk
+from generators import generate_plugin, render_plugin
+from generators._package import SPLIT_OPERATIONS
+from tests.test_generate_consistency import assert_consistent
+
+BIN = Path(sys.executable).parent
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"content": {"application/json": {"schema": schema}}}
+
+
+def _op(op_id: str, tag: str | None, result: dict[str, Any]) -> dict[str, Any]:
+    op: dict[str, Any] = {
+        "operationId": op_id,
+        "responses": {"200": {"description": "ok", **_json(result)}},
+    }
+    if tag is not None:
+        op["tags"] = [tag, "ignored-second-tag"]
+    return op
+
+
+SPEC: dict[str, Any] = {
+    "openapi": "3.0.3",
+    "info": {"title": "Zoo", "version": "1"},
+    "servers": [{"url": "https://zoo.test"}],
+    "paths": {
+        "/a": {"get": _op("getA", "Animals", _ref("OnlyA"))},
+        "/a/common": {"get": _op("getCommonA", "Animals", _ref("Common"))},
+        "/b": {"get": _op("getB", "birds & bees", _ref("Node"))},
+        "/b/common": {
+            "post": {
+                **_op("postCommonB", "birds & bees", {"type": "string"}),
+                "requestBody": {"required": True, **_json(_ref("Common"))},
+            }
+        },
+        "/health": {
+            "get": _op(
+                "health", None, {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+            )
+        },
+    },
+    "components": {
+        "schemas": {
+            "OnlyA": {
+                "type": "object",
+                "required": ["leaf"],
+                "properties": {"leaf": _ref("ALeaf"), "kind": {"enum": ["Common", "Node"]}},
+            },
+            "ALeaf": {"type": "object", "properties": {"n": {"type": "integer"}}},
+            "Common": {"type": "object", "properties": {"leaf": _ref("Leaf")}},
+            "Leaf": {"type": "object", "properties": {"s": {"type": "string"}}},
+            "Node": {
+                "type": "object",
+                "properties": {"children": {"type": "array", "items": _ref("Node")}},
+            },
+        }
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def spec_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("spec") / "zoo.json"
+    path.write_text(json.dumps(SPEC), encoding="utf-8")
+    return path
+
+
+def _classes(source: str) -> set[str]:
+    return {n.name for n in ast.parse(source).body if isinstance(n, ast.ClassDef)}
+
+
+def _local_imports(source: str) -> set[str]:
+    return {
+        "." * n.level + (n.module or "")
+        for n in ast.walk(ast.parse(source))
+        if isinstance(n, ast.ImportFrom) and n.level
+    }
+
+
+def test_models_live_with_the_only_tag_that_reaches_them(spec_file: Path) -> None:
+    _, files = render_plugin(spec_file, name="zoo", split=True)
+    assert sorted(f for f in files if f.endswith(".py")) == [
+        "__init__.py",
+        "models/__init__.py",
+        "models/_shared.py",
+        "models/animals.py",
+        "models/birds_bees.py",
+        "models/default.py",
+        "operations/__init__.py",
+        "operations/animals.py",
+        "operations/birds_bees.py",
+        "operations/default.py",
+        "plugin.py",
+    ]
+    # Leaf is reached from both tags only through Common, so it is shared too
+    assert _classes(files["models/_shared.py"]) == {"Common", "Leaf"}
+    assert _classes(files["models/animals.py"]) == {"OnlyA", "ALeaf"}
+    assert _classes(files["models/birds_bees.py"]) == {"Node"}
+    assert _classes(files["models/default.py"]) == {"HealthResult"}
+    # a tag's models import only from _shared (a Literal naming a class imports nothing)
+    assert _local_imports(files["models/animals.py"]) == set()
+    assert _local_imports(files["models/_shared.py"]) == set()
+    assert _local_imports(files["operations/animals.py"]) == {
+        "..models._shared",
+        "..models.animals",
+    }
+    assert _local_imports(files["operations/birds_bees.py"]) == {
+        "..models._shared",
+        "..models.birds_bees",
+    }
+    assert _classes(files["operations/birds_bees.py"]) == {"BirdsBeesOperations"}
+
+
+def test_split_package_imports_type_checks_and_matches_the_views(
+    spec_file: Path, tmp_path: Path
+) -> None:
+    target = generate_plugin(spec_file, tmp_path, name="zoo_split", split=True, sync=True)
+    assert (target / "models" / "_shared.py").is_file()
+    assert assert_consistent(spec_file, tmp_path, "zoo_split") == 5
+    sys.path.insert(0, str(tmp_path))
+    try:
+        package = importlib.import_module("zoo_split")
+        models = importlib.import_module("zoo_split.models")
+        animals = importlib.import_module("zoo_split.models.animals")
+    finally:
+        sys.path.remove(str(tmp_path))
+    assert models.OnlyA is animals.OnlyA
+    plugin_cls = package.ZooPlugin
+    assert [c.__name__ for c in plugin_cls.__mro__[1:4]] == [
+        "AnimalsOperations",
+        "BirdsBeesOperations",
+        "DefaultOperations",
+    ]
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json={"children": [{"children": []}]})
+
+    plugin = plugin_cls(client=httpx.AsyncClient(transport=httpx.MockTransport(handler)))
+    node = asyncio.run(plugin.get_b())
+    assert node.children is not None and node.children[0].children == []
+    assert len(sk.plugin_views(plugin)) == 5
+    mypy = subprocess.run(
+        [BIN / "mypy", "--strict", "--no-incremental", "--cache-dir", os.devnull, str(target)],
+        cwd=ROOT,
+        env={**os.environ, "MYPYPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+    )
+    assert mypy.returncode == 0, mypy.stdout
+    ruff = subprocess.run(
+        [BIN / "ruff", "check", "--isolated", "--line-length", "100", "--select", "E,F,I,UP,B"],
+        cwd=target,
+        capture_output=True,
+        text=True,
+    )
+    assert ruff.returncode == 0, ruff.stdout
+
+
+def test_split_is_automatic_for_large_tagged_specs(spec_file: Path) -> None:
+    assert "plugin.py" in render_plugin(spec_file)[1]
+    assert "models/_shared.py" not in render_plugin(spec_file)[1]
+    many = json.loads(json.dumps(SPEC))
+    for i in range(SPLIT_OPERATIONS):
+        many["paths"][f"/extra/{i}"] = {"get": _op(f"extra{i}", f"T{i % 3}", {"type": "string"})}
+    _, files = render_plugin_dict(many, spec_file.parent)
+    assert "models/_shared.py" in files and "operations/t0.py" in files
+    _, single = render_plugin_dict(many, spec_file.parent, split=False)
+    assert "models.py" in single and not any(f.startswith("operations/") for f in single)
+
+
+def render_plugin_dict(
+    spec: dict[str, Any], where: Path, split: bool | None = None
+) -> tuple[str, dict[str, str]]:
+    path = where / "many.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    return render_plugin(path, split=split)
