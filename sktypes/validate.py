@@ -9,6 +9,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError
 
+from sktypes._quick import Check, compile_check
 from sktypes.errors import ArgumentsError, ErrorDetail, snippet
 from sktypes.views import FunctionView
 
@@ -41,7 +42,25 @@ _FORMATS = _format_checker()
 # keyed by the identity of the view's parameters tuple (shared by bound copies of a view):
 # hashing a view by value would hash every schema on every call
 _VALIDATORS: dict[tuple[int, bool], tuple[tuple[Any, ...], Draft202012Validator]] = {}
+_QUICK: dict[tuple[int, bool], tuple[tuple[Any, ...], Check | None]] = {}
 _LIMIT = 4096
+
+
+def _conforms(value: Any, format: str) -> bool:
+    return bool(_FORMATS.conforms(value, format))
+
+
+def _quick_check(view: FunctionView) -> Check | None:
+    """The compiled yes-check of the view's arguments schema (``None``: not compilable)."""
+    key = (id(view.parameters), view.accepts_extra)
+    hit = _QUICK.get(key)
+    if hit is not None and hit[0] is view.parameters:
+        return hit[1]
+    check = compile_check(view.parameters_schema, _conforms)
+    if len(_QUICK) > _LIMIT:
+        _QUICK.clear()
+    _QUICK[key] = (view.parameters, check)
+    return check
 
 
 def validator_for(view: FunctionView) -> Draft202012Validator:
@@ -78,6 +97,9 @@ def validate_arguments(view: FunctionView, arguments: Mapping[str, Any]) -> None
             [ErrorDetail("$", "arguments must be a JSON object", snippet(arguments))],
             summary=f"invalid arguments for {view.fully_qualified_name}",
         )
+    quick = _quick_check(view)
+    if quick is not None and quick(arguments if isinstance(arguments, dict) else dict(arguments)):
+        return  # the compiled check only says yes when jsonschema would find nothing
     errors = sorted(validator_for(view).iter_errors(dict(arguments)), key=_order)
     if errors:
         raise ArgumentsError(

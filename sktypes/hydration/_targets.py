@@ -231,6 +231,10 @@ class SchemaTarget(Target):
         return self._partial
 
 
+_PLAIN_TYPES = (str, int, float, bool)
+"""Native parameter types whose exact instances pydantic's lax validation returns as they are."""
+
+
 class FunctionTarget(Target):
     """A function view: the arguments object → ``dict`` of native values per parameter."""
 
@@ -262,6 +266,12 @@ class FunctionTarget(Target):
         )
         self.inner = TypeTarget(arguments, is_partial=True)
         self.inner.name = self.name
+        # every parameter a plain scalar: values already of exactly that type pass as they are
+        plain = not is_partial and not view.accepts_extra and not self.schemas
+        self._plain: dict[str, type] | None = None
+        if plain and all(p.native_type in _PLAIN_TYPES for p in view.parameters):
+            self._plain = {p.name: p.native_type for p in view.parameters}
+        self._required = frozenset(p.name for p in view.parameters if p.is_required)
 
     def from_json(self, raw: str | bytes, strict: bool) -> Any:
         """Validate the arguments object, then apply defaults."""
@@ -282,6 +292,14 @@ class FunctionTarget(Target):
 
     def from_value(self, value: Any, strict: bool) -> Any:
         """Validate a parsed arguments object, then apply defaults."""
+        plain = self._plain
+        if (
+            plain is not None
+            and type(value) is dict
+            and self._required <= value.keys()
+            and all(type(v) is plain.get(k) for k, v in value.items())
+        ):  # what pydantic would return unchanged, without calling it
+            return self._finish(dict(value))
         try:
             out = self.inner.from_value(value, strict)
         except Invalid as exc:
@@ -361,12 +379,22 @@ def _schema_target(schema: Mapping[str, Any] | bool, name: str = "value") -> Sch
     return hit
 
 
+_BY_ID: dict[int, tuple[FunctionView, FunctionTarget]] = {}
+"""The same view object again (a kernel function's): found by identity, without hashing."""
+
+
 def _function_target(view: FunctionView) -> FunctionTarget:
+    same = _BY_ID.get(id(view))
+    if same is not None and same[0] is view:
+        return same[1]
     natives = tuple(id(p.native_type) for p in view.parameters)
     hit = _VIEWS.get(view)
     if hit is None or hit[0] != natives:
         hit = (natives, FunctionTarget(view))
         _VIEWS[view] = hit
+    if len(_BY_ID) >= _LIMIT:
+        _BY_ID.clear()
+    _BY_ID[id(view)] = (view, hit[1])
     return hit[1]
 
 

@@ -243,23 +243,39 @@ def prepare_arguments(fn: KernelFunction, arguments: Mapping[str, Any]) -> dict[
         ArgumentsError: every way the arguments break the view.
         HydrationError: every argument that cannot become its native type.
     """
-    from sktypes.validate import validate_arguments
-
+    validate, hydrate = _checkers()
     view = fn.view
-    try:
-        json_args = {k: to_json_value(v, f"$.{k}") for k, v in arguments.items()}
-    except ContentError as exc:
-        raise HydrationError(
-            [ErrorDetail(exc.where or "$", exc.message)],
-            summary=f"arguments for {view.fully_qualified_name} are not JSON",
-        ) from None
-    validate_arguments(view, json_args)
+    json_args: dict[str, Any] = {}
+    for key, value in arguments.items():
+        if value is None or type(value) in _PLAIN:
+            json_args[key] = value
+            continue
+        try:
+            json_args[key] = to_json_value(value, f"$.{key}")
+        except ContentError as exc:
+            raise HydrationError(
+                [ErrorDetail(exc.where or "$", exc.message)],
+                summary=f"arguments for {view.fully_qualified_name} are not JSON",
+            ) from None
+    validate(view, json_args)
     if not fn.hydrate:
         return json_args
-    from sktypes.hydration import hydrate
-
     native: dict[str, Any] = hydrate(view, json_args, repair=False)
     return native
+
+
+_PLAIN = frozenset({str, int, float, bool})
+_CHECKERS: list[tuple[Callable[..., None], Callable[..., Any]]] = []
+
+
+def _checkers() -> tuple[Callable[..., None], Callable[..., Any]]:
+    """``validate_arguments`` and ``hydrate``, imported on first use (jsonschema is heavy)."""
+    if not _CHECKERS:
+        from sktypes.hydration import hydrate
+        from sktypes.validate import validate_arguments
+
+        _CHECKERS.append((validate_arguments, hydrate))
+    return _CHECKERS[0]
 
 
 def _as_function(
