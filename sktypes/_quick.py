@@ -109,7 +109,17 @@ def _compile(schema: Any, formats: FormatCheck | None, depth: int) -> Check:
     if len(checks) == 2:
         first, second = checks
         return lambda v: first(v) and second(v)
-    return lambda v: all(c(v) for c in checks)
+    return _every(tuple(checks))
+
+
+def _every(checks: tuple[Check, ...]) -> Check:
+    def run(v: Any) -> bool:
+        for check in checks:  # noqa: SIM110 - a loop is faster than all() over a generator
+            if not check(v):
+                return False
+        return True
+
+    return run
 
 
 def _always(_: Any) -> bool:

@@ -92,14 +92,15 @@ def validate_arguments(view: FunctionView, arguments: Mapping[str, Any]) -> None
     enums, formats and bounds. Each error has a JSON path (``$.date``) and the offending
     input.
     """
-    if not isinstance(arguments, Mapping):
+    if type(arguments) is dict:
+        quick = _quick_check(view)
+        if quick is not None and quick(arguments):
+            return  # the compiled check only says yes when jsonschema would find nothing
+    elif not isinstance(arguments, Mapping):
         raise ArgumentsError(
             [ErrorDetail("$", "arguments must be a JSON object", snippet(arguments))],
             summary=f"invalid arguments for {view.fully_qualified_name}",
         )
-    quick = _quick_check(view)
-    if quick is not None and quick(arguments if isinstance(arguments, dict) else dict(arguments)):
-        return  # the compiled check only says yes when jsonschema would find nothing
     errors = sorted(validator_for(view).iter_errors(dict(arguments)), key=_order)
     if errors:
         raise ArgumentsError(

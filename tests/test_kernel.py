@@ -330,3 +330,50 @@ def test_a_plugin_class_with_instance_methods_is_instantiated_or_refused() -> No
     assert asyncio.run(kernel.invoke("Counter.add", {"n": 5})).value == 15
     with pytest.raises(KernelError, match=r"Needy has instance methods.*pass an instance"):
         kernel.add_plugin(Needy)
+
+
+def scale(text: str, times: int = 2, factor: float = 1.5, loud: bool = False) -> str:
+    """Repeat the text."""
+    return f"{text * times}|{factor!r}|{loud}"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ({"text": "a"}, "aa|1.5|False"),  # defaults applied
+        ({"text": "a", "times": 3, "factor": 2.0, "loud": True}, "aaa|2.0|True"),
+        ({"text": "a", "factor": 2}, "aa|2.0|False"),  # an int for a float: pydantic converts
+        ({"text": "a", "times": 3.0}, "aaa|1.5|False"),  # a whole float for an int
+    ],
+)
+def test_plain_arguments_hydrate_alike_with_and_without_filters(
+    arguments: dict[str, Any], expected: str
+) -> None:
+    """Exactly-typed scalars skip pydantic and filter-less kernels skip the chain: same results."""
+
+    async def passthrough(context: FunctionInvocationContext, next: Any) -> None:
+        await next(context)
+
+    plain, filtered = Kernel(), Kernel()
+    filtered.filters.append(passthrough)
+    for kernel in (plain, filtered):
+        kernel.add_function(scale, "Text")
+    results = [asyncio.run(k.invoke("Text.scale", arguments)) for k in (plain, filtered)]
+    assert [r.value for r in results] == [expected, expected]
+    assert results[0] == results[1]
+
+
+def test_invalid_plain_arguments_fail_alike_with_and_without_filters() -> None:
+    async def passthrough(context: FunctionInvocationContext, next: Any) -> None:
+        await next(context)
+
+    plain, filtered = Kernel(), Kernel()
+    filtered.filters.append(passthrough)
+    messages = []
+    for kernel in (plain, filtered):
+        kernel.add_function(scale, "Text")
+        with pytest.raises(ArgumentsError) as info:
+            asyncio.run(kernel.invoke("Text.scale", {"text": 1, "times": "2", "extra": True}))
+        messages.append([(d.path, d.message) for d in info.value.errors])
+    assert messages[0] == messages[1]
+    assert [path for path, _ in messages[0]] == ["$", "$.text", "$.times"]

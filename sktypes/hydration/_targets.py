@@ -290,16 +290,28 @@ class FunctionTarget(Target):
             raise Invalid(exc.details + self._schema_problems(data)) from None
         return self._finish(out)
 
-    def from_value(self, value: Any, strict: bool) -> Any:
-        """Validate a parsed arguments object, then apply defaults."""
+    def plain_arguments(self, value: Any) -> dict[str, Any] | None:
+        """The hydrated arguments when no conversion is needed, else ``None``.
+
+        That is when every parameter is a plain ``str``/``int``/``float``/``bool`` and
+        every value already has exactly its parameter's type: pydantic would return them
+        unchanged, so it is not called. Defaults are applied as by :meth:`from_value`.
+        """
         plain = self._plain
         if (
             plain is not None
             and type(value) is dict
             and self._required <= value.keys()
             and all(type(v) is plain.get(k) for k, v in value.items())
-        ):  # what pydantic would return unchanged, without calling it
+        ):
             return self._finish(dict(value))
+        return None
+
+    def from_value(self, value: Any, strict: bool) -> Any:
+        """Validate a parsed arguments object, then apply defaults."""
+        fast = self.plain_arguments(value)
+        if fast is not None:
+            return fast
         try:
             out = self.inner.from_value(value, strict)
         except Invalid as exc:
@@ -383,7 +395,7 @@ _BY_ID: dict[int, tuple[FunctionView, FunctionTarget]] = {}
 """The same view object again (a kernel function's): found by identity, without hashing."""
 
 
-def _function_target(view: FunctionView) -> FunctionTarget:
+def function_target(view: FunctionView) -> FunctionTarget:
     same = _BY_ID.get(id(view))
     if same is not None and same[0] is view:
         return same[1]
@@ -401,7 +413,7 @@ def _function_target(view: FunctionView) -> FunctionTarget:
 def target_for(target: Any) -> Target:
     """Return the (cached) target for a type, view, or JSON Schema."""
     if isinstance(target, FunctionView):
-        return _function_target(target)
+        return function_target(target)
     if isinstance(target, (ParameterView, ReturnParameterView)):
         if target.native_type is not None:
             return _type_target(target.native_type)

@@ -199,6 +199,9 @@ class Kernel:
         fn = self._resolve(function)
         args = dict(arguments or {})
         args.update(kwargs)
+        if not self.filters:  # what the chain would do, without building it
+            value = await fn.call(prepare_arguments(fn, args))
+            return FunctionResult(value=value, function=fn.view)
         context = FunctionInvocationContext(kernel=self, function=fn, arguments=args)
         await self._chain(0)(context)
         if context.result is None:
@@ -243,7 +246,7 @@ def prepare_arguments(fn: KernelFunction, arguments: Mapping[str, Any]) -> dict[
         ArgumentsError: every way the arguments break the view.
         HydrationError: every argument that cannot become its native type.
     """
-    validate, hydrate = _checkers()
+    validate, hydrate, target = _checkers()
     view = fn.view
     json_args: dict[str, Any] = {}
     for key, value in arguments.items():
@@ -260,21 +263,29 @@ def prepare_arguments(fn: KernelFunction, arguments: Mapping[str, Any]) -> dict[
     validate(view, json_args)
     if not fn.hydrate:
         return json_args
+    fast: dict[str, Any] | None = target(view).plain_arguments(json_args)
+    if fast is not None:
+        return fast
     native: dict[str, Any] = hydrate(view, json_args, repair=False)
     return native
 
 
 _PLAIN = frozenset({str, int, float, bool})
-_CHECKERS: list[tuple[Callable[..., None], Callable[..., Any]]] = []
+_Checkers = tuple[Callable[..., None], Callable[..., Any], Callable[[FunctionView], Any]]
+_CHECKERS: list[_Checkers] = []
 
 
-def _checkers() -> tuple[Callable[..., None], Callable[..., Any]]:
-    """``validate_arguments`` and ``hydrate``, imported on first use (jsonschema is heavy)."""
+def _checkers() -> _Checkers:
+    """Return ``validate_arguments``, ``hydrate`` and ``function_target``.
+
+    Imported on first use: jsonschema is heavy, and a kernel that never invokes needs none.
+    """
     if not _CHECKERS:
         from sktypes.hydration import hydrate
+        from sktypes.hydration._targets import function_target
         from sktypes.validate import validate_arguments
 
-        _CHECKERS.append((validate_arguments, hydrate))
+        _CHECKERS.append((validate_arguments, hydrate, function_target))
     return _CHECKERS[0]
 
 
