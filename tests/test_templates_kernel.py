@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
+import functools
+from typing import Annotated, Any
 
 import pytest
 from pydantic import BaseModel
@@ -18,6 +19,7 @@ from sktypes.templates import (
     create_prompt_template,
     parse_chat_prompt,
 )
+from sktypes.templates._calls import _may_suspend, blocking_invoker
 
 
 class Order(BaseModel):
@@ -94,3 +96,81 @@ def test_rendered_chat_prompt_becomes_the_content_models_chat_history() -> None:
     assert [m.role for m in history] == [AuthorRole.SYSTEM, AuthorRole.USER]
     assert history[1].content == "Is <b>2.5</b> fair? 2.5"
     assert history.to_json()  # it is the content model's ChatHistory, serializable
+
+
+def with_passthrough_filter() -> Kernel:
+    """A kernel whose calls go through a (no-op) filter: the awaiting path in every engine."""
+
+    async def passthrough(context: Any, next: Any) -> None:
+        await next(context)
+
+    k = kernel()
+    k.filters.append(passthrough)
+    return k
+
+
+JINJA_CASES = [
+    "{{ shop_price('tea', qty=n) }} {{ shop_summary(o) }} <{{ shop_price(sku) }}>",
+    "{% for d in shop_upcoming(2) %}{{ shop_price('tea', qty=d + 1) }};{% endfor %}",
+    "{% if shop_price('tea') > 2 %}dear{% else %}cheap{% endif %}",
+]
+
+
+@pytest.mark.parametrize("template", JINJA_CASES)
+def test_jinja2_renders_alike_blocking_and_awaiting(template: str) -> None:
+    """Sync functions on a filter-less Kernel render synchronously; the result is the same."""
+    arguments = {"n": "3", "o": '{"sku": "tea", "qty": 2}', "sku": "<b>"}
+    blocking = render(template, "jinja2", kernel(), **arguments)
+    awaiting = render(template, "jinja2", with_passthrough_filter(), **arguments)
+    assert blocking == awaiting
+
+
+def test_blocking_and_awaiting_calls_fail_alike() -> None:
+    template = "{{ shop_price('tea', qty='many') }}"
+    messages = []
+    for k in (kernel(), with_passthrough_filter()):
+        with pytest.raises(TemplateError) as info:
+            render(template, "jinja2", k)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+    assert "shop.price" in messages[0]
+
+
+def test_only_plain_functions_on_a_filterless_kernel_are_called_blocking() -> None:
+    k = kernel()
+    assert blocking_invoker(k, k.get_function("shop.price")) is not None
+    assert blocking_invoker(k, k.get_function("shop.upcoming")) is None  # async def
+    assert blocking_invoker(with_passthrough_filter(), k.get_function("shop.price")) is None
+    assert blocking_invoker(None, k.get_function("shop.price")) is None
+
+
+def test_a_plain_function_returning_a_waiting_awaitable_is_named() -> None:
+    def later(x: str) -> str:
+        """Returns a coroutine despite its annotation."""
+        return asyncio.sleep(0.01, x)  # type: ignore[return-value]
+
+    k = Kernel()
+    k.add_function(later, "p")
+    with pytest.raises(TemplateError, match="declare it `async def`"):
+        render("{{ p_later('a') }}", "jinja2", k)
+
+
+def test_what_may_suspend_is_seen_through_partials_and_callable_objects() -> None:
+    async def waits(x: str) -> str:
+        return x
+
+    def plain(x: str) -> str:
+        return x
+
+    class AsyncCall:
+        async def __call__(self, x: str) -> str:
+            return x
+
+    class SyncCall:
+        def __call__(self, x: str) -> str:
+            return x
+
+    assert _may_suspend(waits) and _may_suspend(functools.partial(waits, "a"))
+    assert _may_suspend(AsyncCall())
+    assert not _may_suspend(plain) and not _may_suspend(functools.partial(plain, "a"))
+    assert not _may_suspend(SyncCall())

@@ -83,6 +83,7 @@ def _keywords(fn: Callable[..., Any]) -> Invoker:
     def invoke(arguments: dict[str, Any]) -> Any:
         return fn(**arguments)
 
+    invoke.__wrapped__ = fn  # type: ignore[attr-defined]  # what blocking callers inspect
     return invoke
 
 

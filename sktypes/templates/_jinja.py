@@ -21,7 +21,9 @@ from markupsafe import Markup
 
 from sktypes.errors import TemplateError, UnknownTemplateFormatError
 from sktypes.templates._calls import (
+    Blocking,
     bind_arguments,
+    blocking_invoker,
     helper_candidates,
     in_file,
     invoke,
@@ -50,6 +52,8 @@ def _finalize(value: Any) -> Any:
 
 
 _ENV = ImmutableSandboxedEnvironment(enable_async=True, autoescape=True, finalize=_finalize)
+_SYNC_ENV = ImmutableSandboxedEnvironment(autoescape=True, finalize=_finalize)
+"""The same sandbox rendering synchronously: used when every call can be made blocking."""
 _BUILTINS = frozenset(_ENV.globals)  # range, dict, namespace...: never kernel functions
 
 
@@ -63,13 +67,24 @@ class Jinja2PromptTemplate:
         TemplateError: a Jinja2 syntax error (the message names the line).
     """
 
-    __slots__ = ("_config", "_defaults", "_functions", "_parameters", "_template", "_trusted")
+    __slots__ = (
+        "_config",
+        "_defaults",
+        "_functions",
+        "_parameters",
+        "_sync_template",
+        "_template",
+        "_tree",
+        "_trusted",
+    )
 
     def __init__(self, config: PromptTemplateConfig) -> None:
         self._config = config
         try:
             tree = _ENV.parse(config.template)
             self._template = _ENV.from_string(tree)
+            self._tree: nodes.Template | None = tree
+            self._sync_template: jinja2.Template | None = None
         except jinja2.TemplateSyntaxError as exc:
             file, where = config.place(exc.lineno)
             raise TemplateError(exc.message or "syntax error", file=file, where=where) from None
@@ -104,15 +119,24 @@ class Jinja2PromptTemplate:
         """
         raw_args = merged_arguments(self._defaults, arguments or {})
         context = trusted_context(raw_args, self._trusted, Markup)
+        found: list[tuple[str, Any, Blocking | None]] = []
         for name, candidates in self._functions:
             if name not in context:
                 function = resolve_helper(kernel, candidates)
-                context[name] = (
-                    self._helper(kernel, function, name, raw_args)
-                    if function is not None
-                    else _missing(kernel, name, candidates)
-                )
+                if function is None:
+                    context[name] = _missing(kernel, name, candidates)
+                else:
+                    found.append((name, function, blocking_invoker(kernel, function)))
+        blocking = all(call is not None for _, _, call in found)
+        for name, function, call in found:
+            context[name] = (
+                self._blocking_helper(function, call, name, raw_args)
+                if blocking and call is not None
+                else self._helper(kernel, function, name, raw_args)
+            )
         try:
+            if blocking:
+                return self._sync().render(context)
             return await self._template.render_async(context)
         except TemplateError as exc:
             raise in_file(exc, self._config.source_file) from exc.__cause__
@@ -123,6 +147,26 @@ class Jinja2PromptTemplate:
         except Exception as exc:  # e.g. a TypeError from an expression on bad values
             problem = f"jinja2: {type(exc).__name__}: {exc}"
             raise TemplateError(problem, file=self._config.source_file) from None
+
+    def _sync(self) -> jinja2.Template:
+        """The template compiled for synchronous rendering (on first use)."""
+        if self._sync_template is None:
+            assert self._tree is not None
+            self._sync_template = _SYNC_ENV.from_string(self._tree)
+            self._tree = None
+        return self._sync_template
+
+    def _blocking_helper(
+        self, function: Any, call: Blocking, name: str, args: Mapping[str, Any]
+    ) -> Callable[..., Any]:
+        trust = self._config.allow_dangerously_set_content
+
+        def blocking(*positional: Any, **named: Any) -> Any:
+            bound = bind_arguments(function.view, args, positional, named, where=name)
+            value = call(bound, name)
+            return Markup(to_text(value)) if trust else value
+
+        return blocking
 
     def _helper(
         self, kernel: TemplateKernel | None, function: Any, name: str, args: Mapping[str, Any]
