@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generators._naming import Namespace, class_name, identifier, py_string
-from generators._render import LINE_LENGTH, call
+from generators._render import LINE_LENGTH, assignment, call
 from generators._types import ClassDef, TypeBuilder
 from sktypes.openapi import OpenApiPlugin, Operation
 from sktypes.views import FunctionView
@@ -52,13 +52,15 @@ class OperationContext:
         pad = " " * 8
         head = send if self.result_kind == "none" else f"response = {send}"
         inner = f"self.{self.request_name}({self.call_args})"
-        if 8 + len(f"{head}({inner})") > LINE_LENGTH:
-            inner = call(f"self.{self.request_name}", self.call_args.split(", "), 12)
+        if 8 + len(f"{head}({inner})") > LINE_LENGTH:  # the argument line ends with a comma
+            inner = call(f"self.{self.request_name}", self.call_args.split(", "), 12, ",")[:-1]
         lines = [pad + call(head, [inner], 8)]
         if self.result_kind == "none":
             return lines[0]
         if self.result_kind == "json":
-            parse = call(f"result: {self.returns} = parse_json", [self.returns, "response"], 8)
+            parse = assignment(
+                "result", self.returns, None, [self.returns, "response"], 8, "parse_json"
+            )
             lines.append(pad + parse)
             lines.append(f"{pad}return result")
         elif self.result_kind == "bytes":
@@ -178,7 +180,8 @@ def _operation(
         if wire is None:
             continue
         style = "json" if param.content_type else param.style
-        item = f"({py_string(param.name)}, {wire}, {py_string(style)}, {param.explode!r})"
+        parts = [py_string(param.name), wire, py_string(style), repr(param.explode)]
+        item = call("", parts, 16, ",")[:-1]  # a tuple in the group's list, 16 columns in
         groups[group_of[param.location]].append(item)
     body = None
     content_type = None

@@ -15,20 +15,28 @@ import jinja2
 
 from generators._naming import docstring_body, py_literal, py_string, py_string_chunks
 
-__all__ = ["LINE_LENGTH", "call", "environment", "render", "signature"]
+__all__ = ["LINE_LENGTH", "assignment", "call", "environment", "render", "signature"]
 
 LINE_LENGTH = 100
 """Generated lines stay within this length (ruff's E501 at the project's setting)."""
 
 
 def _docstring(text: str | None, indent: int, fallback: str = "") -> str:
-    """Render a complete docstring statement (without leading indentation)."""
+    """Render a complete docstring statement (without leading indentation).
+
+    A one-line docstring too long for its closing quotes is wrapped 3 columns narrower:
+    ruff's formatter would pull lone closing quotes back onto a single text line.
+    """
     lines = docstring_body(text or fallback, indent=indent + 4, width=LINE_LENGTH)
     if not lines:
         return ""
     pad = " " * indent
     if len(lines) == 1 and indent + len(lines[0]) + 6 <= LINE_LENGTH:
         return f'"""{lines[0]}"""'
+    if len(lines) == 1:
+        lines = docstring_body(text or fallback, indent=indent + 7, width=LINE_LENGTH)
+        if len(lines) == 1:  # one unbreakable word: a long line either way
+            return f'"""{lines[0]}"""'
     body = "".join(f"{pad}{line}\n" if line else "\n" for line in lines[1:])
     return f'"""{lines[0]}\n{body}{pad}"""'
 
@@ -53,6 +61,8 @@ def environment() -> jinja2.Environment:
     env.filters["pystr_chunks"] = _chunks
     env.filters["docstring"] = _docstring
     env.globals["signature"] = signature
+    env.globals["call"] = call
+    env.globals["assignment"] = assignment
     return env
 
 
@@ -99,8 +109,12 @@ def _import_spacing(lines: list[str]) -> str:
 
 
 def _noqa_long_lines(text: str) -> str:
-    """Mark the file when a line (a long ``Literal`` or URL) cannot be wrapped."""
-    if all(len(line) <= LINE_LENGTH for line in text.splitlines()):
+    """Mark the file when a line (a long ``Literal`` or URL) cannot be wrapped.
+
+    Like ruff's E501, a long line that is a single word (``name=name`` with a long name)
+    does not count: marking a file for it alone would be an unused ``noqa`` (RUF100).
+    """
+    if all(len(line) <= LINE_LENGTH or " " not in line.strip() for line in text.splitlines()):
         return text
     head, sep, rest = text.partition('"""\n\n')
     return head + sep + "# ruff: noqa: E501\n" + rest if sep else "# ruff: noqa: E501\n" + text
@@ -130,3 +144,104 @@ def call(head: str, args: list[str], indent: int, tail: str = "") -> str:
     pad = " " * (indent + 4)
     inner = "".join(f"{pad}{a},\n" for a in args)
     return f"{head}(\n{inner}{' ' * indent}){tail}"
+
+
+def assignment(
+    name: str,
+    annotation: str,
+    value: str | None,
+    args: list[str],
+    indent: int = 4,
+    callee: str = "Field",
+) -> str:
+    """Render ``name: annotation [= value | = callee(args)]`` the way ruff formats it.
+
+    ``value`` is a plain default (``None``); with ``args``, the value is ``callee(args)``
+    (``Field(...)`` for a class attribute). Too long for a line: the call is exploded when
+    its opening fits, else the value goes in parentheses of its own, else the annotation
+    does (ruff's order).
+    """
+    head = f"{name}: {annotation}"
+    expression = value if not args else None
+    one = head if value is None and not args else f"{head} = {expression or callee}"
+    pad = " " * indent
+    if not args:
+        if indent + len(one) <= LINE_LENGTH:
+            return one
+        if value is None:
+            return _annotation_lines(name, annotation, pad)
+    elif indent + len(one) + 1 <= LINE_LENGTH:  # ``Field(`` fits: the call explodes
+        return call(one, args, indent)
+    inner = call(callee, args, indent + 4) if args else str(value)
+    if indent + len(f"{head} = (") <= LINE_LENGTH:
+        return f"{head} = (\n{pad}    {inner}\n{pad})"
+    outer = call(callee, args, indent) if args else str(value)
+    return f"{_annotation_lines(name, annotation, pad)} = {outer}"
+
+
+def _annotation_lines(name: str, annotation: str, pad: str) -> str:
+    """``name: annotation`` with the annotation split the way ruff splits it.
+
+    A subscript (``list[X]``) opens its own brackets; anything else goes in parentheses,
+    one ``| ``-part per line when it is still too long there.
+    """
+    if len(_split_top(annotation, "|")) == 1 and annotation.endswith("]"):
+        return f"{name}: {_expression(annotation, len(pad), force=True)}"
+    inner = _expression(annotation, len(pad) + 4)
+    return f"{name}: (\n{pad}    {inner}\n{pad})"
+
+
+def _expression(expr: str, indent: int, first: int = 0, *, force: bool = False) -> str:
+    """``expr`` (a type expression) split over lines as ruff would.
+
+    ``indent`` is the indentation of the line the expression starts on and ``first`` the
+    columns taken before it on that line (``name: ``, ``| ``). Too long: a union puts one
+    part per line (each continuation starting ``| ``); a subscript opens its brackets, one
+    element per line with a trailing comma when there are several. ``force`` splits even
+    an expression that fits (what follows it on the line does not).
+    """
+    if not force and indent + first + len(expr) <= LINE_LENGTH:
+        return expr
+    pad = " " * indent
+    parts = _split_top(expr, "|")
+    if len(parts) > 1:
+        head = _expression(parts[0], indent, first)
+        rest = [_expression(p, indent, 2) for p in parts[1:]]
+        return head + "".join(f"\n{pad}| {r}" for r in rest)
+    if not expr.endswith("]") or "[" not in expr:
+        return expr
+    cut = expr.index("[")
+    items = _split_top(expr[cut + 1 : -1], ",")
+    inner = " " * (indent + 4)
+    if len(items) == 1 and indent + 4 + len(items[0]) <= LINE_LENGTH:
+        return f"{expr[:cut]}[\n{inner}{items[0]}\n{pad}]"
+    body = "".join(f"{inner}{_expression(item, indent + 4)},\n" for item in items)
+    return f"{expr[:cut]}[\n{body}{pad}]"
+
+
+def _split_top(text: str, separator: str) -> list[str]:
+    """The top-level ``separator``-parts of ``text`` (brackets and string literals respected)."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    quote = ""
+    escaped = False
+    for i, c in enumerate(text):
+        if quote:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == quote:
+                quote = ""
+        elif c in "'\"":
+            quote = c
+        elif c in "[(":
+            depth += 1
+        elif c in "])":
+            depth -= 1
+        elif c == separator and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return [p for p in parts if p]
