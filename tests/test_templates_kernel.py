@@ -174,3 +174,35 @@ def test_what_may_suspend_is_seen_through_partials_and_callable_objects() -> Non
     assert _may_suspend(AsyncCall())
     assert not _may_suspend(plain) and not _may_suspend(functools.partial(plain, "a"))
     assert not _may_suspend(SyncCall())
+
+
+HANDLEBARS_CASES = [
+    "{{shop-price 'tea' qty=n}} {{shop-summary o}} <{{shop-price sku}}>",
+    "{{shop-price (shop-summary o)}}",  # an output passed on: the value, not its text
+    "{{concat 'total: ' (shop-price 'tea' qty=n)}}",
+    "{{#if (shop-price 'none')}}yes{{else}}no{{/if}}",
+    '{{#message role="user"}}{{shop-price sku}}{{/message}}',
+]
+
+
+@pytest.mark.parametrize("trusted", [False, True])
+@pytest.mark.parametrize("template", HANDLEBARS_CASES)
+def test_handlebars_renders_alike_blocking_and_awaiting(template: str, trusted: bool) -> None:
+    arguments = {"n": "3", "o": '{"sku": "<b>", "qty": 2}', "sku": "<b>"}
+    config = PromptTemplateConfig(
+        template=template, template_format="handlebars", allow_dangerously_set_content=trusted
+    )
+    outputs = [
+        asyncio.run(create_prompt_template(config).render(k, arguments))
+        for k in (kernel(), with_passthrough_filter())
+    ]
+    assert outputs[0] == outputs[1]
+
+
+def test_handlebars_blocking_and_awaiting_calls_fail_alike() -> None:
+    messages = []
+    for k in (kernel(), with_passthrough_filter()):
+        with pytest.raises(TemplateError) as info:
+            render("{{shop-price 'tea' qty='many'}}", "handlebars", k)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]

@@ -5,7 +5,9 @@ kernel at render time. pybars helpers are synchronous and kernel functions are a
 helper records its call and leaves a per-render placeholder; once pybars is done, the calls
 run in template order and their (encoded) outputs replace the placeholders. A function
 output passed to another helper (``{{p-f (p-g x)}}``) is resolved in the same way. The
-limit: a function's output cannot steer ``{{#if}}``/``{{#each}}`` (use a variable).
+limit: a function's output cannot steer ``{{#if}}``/``{{#each}}`` (use a variable). When every
+call can be made without awaiting (``blocking_invoker``), helpers call at once and return an
+:class:`_Output` that renders, passes on and tests exactly as the placeholder would.
 
 Output encoding: every expression, ``{{x}}`` *and* ``{{{x}}}``, is encoded unless the config
 trusts the variable (or, for function outputs, the template) — the compiled template's
@@ -25,7 +27,9 @@ from pybars import Compiler, PybarsError, strlist
 
 from sktypes.errors import TemplateError, UnknownTemplateFormatError
 from sktypes.templates._calls import (
+    Blocking,
     bind_arguments,
+    blocking_invoker,
     helper_candidates,
     in_file,
     invoke,
@@ -47,6 +51,27 @@ _COMPILER = Compiler()
 _COMPILE_LOCK = threading.Lock()  # pybars keeps compile state on the class
 
 
+class _Output(str):
+    """A function's output returned by a blocking helper: its text, carrying the value.
+
+    Printed, it is encoded like the output the awaiting path substitutes (unless the template
+    trusts function outputs); passed to another function, the value itself is passed; it is
+    always true, as the awaiting path's placeholder is (outputs do not steer ``{{#if}}``).
+    """
+
+    value: Any
+    trusted: bool
+
+    def __new__(cls, value: Any, trusted: bool) -> _Output:
+        out = super().__new__(cls, to_text(value))
+        out.value = value
+        out.trusted = trusted
+        return out
+
+    def __bool__(self) -> bool:
+        return True
+
+
 def _prepare(value: Any, should_escape: bool) -> Any:
     """Replace pybars' ``prepare``: like it, but everything not trusted is encoded."""
     kind = type(value)
@@ -58,6 +83,8 @@ def _prepare(value: Any, should_escape: bool) -> Any:
         return value
     if kind is Raw:
         return str.__str__(value)  # a plain str: pybars' strlist would split a subclass
+    if kind is _Output:
+        return to_text(value.value) if value.trusted else encode(value.value)
     if kind is bool:
         return "true" if value else "false"
     return encode(value)
@@ -237,13 +264,23 @@ class HandlebarsPromptTemplate:
         context = trusted_context(raw_args, self._trusted)
         calls = _Calls(self._nonce)
         helpers = dict(BUILTIN_HELPERS)
+        found: list[tuple[str, Any, Blocking | None]] = []
         for name, candidates in self._helpers:
             if name not in context:
                 function = resolve_helper(kernel, candidates)
                 if function is not None:
-                    helpers[name] = _deferred(calls, function, name)
+                    found.append((name, function, blocking_invoker(kernel, function)))
+        blocking = all(call is not None for _, _, call in found)
+        for name, function, call in found:
+            helpers[name] = (
+                self._blocking(function, call, name, raw_args)
+                if blocking and call is not None
+                else _deferred(calls, function, name)
+            )
         try:
             text = str(self._render(context, helpers=helpers))
+        except TemplateError as exc:  # from a blocking call: as the awaiting path reports it
+            raise in_file(exc, self._config.source_file) from exc.__cause__
         except PybarsError as exc:
             raise TemplateError(f"handlebars: {exc}", file=self._config.source_file) from None
         except Exception as exc:  # e.g. a helper called with the wrong arguments
@@ -255,6 +292,24 @@ class HandlebarsPromptTemplate:
             return await self._finish(kernel, text, calls, raw_args)
         except TemplateError as exc:
             raise in_file(exc, self._config.source_file) from exc.__cause__
+
+    def _blocking(
+        self, function: Any, call: Blocking, name: str, args: Mapping[str, Any]
+    ) -> Callable[..., _Output]:
+        """A helper that calls ``function`` now (see :func:`blocking_invoker`)."""
+        trusted = self._config.allow_dangerously_set_content
+
+        def helper(this: Any, *positional: Any, **named: Any) -> _Output:
+            bound = bind_arguments(
+                function.view,
+                args,
+                tuple(_native(a) for a in positional),
+                {k: _native(v) for k, v in named.items()},
+                where=name,
+            )
+            return _Output(call(bound, name), trusted)
+
+        return helper
 
     async def _finish(
         self, kernel: TemplateKernel | None, text: str, calls: _Calls, args: Mapping[str, Any]
@@ -281,6 +336,11 @@ class HandlebarsPromptTemplate:
         trust = self._config.allow_dangerously_set_content
         out = [to_text(v) if trust else encode(v) for v in values]
         return self._pattern.sub(lambda m: out[int(m.group(1))], text)
+
+
+def _native(value: Any) -> Any:
+    """A blocking helper's output passed to another function: the value, not its text."""
+    return value.value if type(value) is _Output else value
 
 
 def _variables(tree: Any) -> list[str]:
