@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
 from sktypes.content import (
     AudioContent,
+    AuthorRole,
     BinaryContent,
     ChatHistory,
     ChatMessageContent,
@@ -18,6 +21,7 @@ from sktypes.content import (
     KernelContent,
     TextContent,
 )
+from sktypes.errors import ContentError
 from tests.content_util import check_schema
 
 names = st.sampled_from(["get", "Weather", "a_b", "x1"])
@@ -102,3 +106,41 @@ def test_serialized_form_is_plain_json_with_no_class_names(history: ChatHistory)
     data: Any = history.to_dict()
     kinds = {item["type"] for m in data["messages"] for item in m["items"]}
     assert kinds <= {"text", "image", "audio", "binary", "function_call", "function_result"}
+
+
+class Reading(BaseModel):
+    value: float
+
+
+@pytest.mark.parametrize(
+    ("result", "where"),
+    [
+        (float("nan"), "$.messages[0].items[0].result"),
+        ({"a": [1.0, float("inf")]}, "$.messages[0].items[0].result.a[1]"),
+        (Reading(value=float("-inf")), "$.messages[0].items[0].result.value"),
+    ],
+)
+def test_nan_and_infinities_are_refused_not_written_as_null(result: Any, where: str) -> None:
+    history = ChatHistory()
+    history.add_message(
+        ChatMessageContent(
+            role=AuthorRole.TOOL,
+            items=[FunctionResultContent(id="1", function_name="f", result=result)],
+        )
+    )
+    with pytest.raises(ContentError) as info:
+        history.to_json()
+    assert info.value.where == where
+    assert "NaN and infinities" in info.value.message
+
+
+def test_a_genuine_null_still_serializes() -> None:
+    history = ChatHistory()
+    history.add_message(
+        ChatMessageContent(
+            role=AuthorRole.TOOL,
+            items=[FunctionResultContent(id="1", function_name="f", result={"a": None, "b": 1.5})],
+        )
+    )
+    restored = ChatHistory.from_json(history.to_json())
+    assert restored[0].items[0].result == {"a": None, "b": 1.5}

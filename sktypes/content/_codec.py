@@ -8,6 +8,7 @@ alias); anything else is a :class:`ContentError` naming the place, never a silen
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import orjson
@@ -15,7 +16,14 @@ from pydantic_core import to_jsonable_python
 
 from sktypes.errors import ContentError, ErrorDetail, HydrationError
 
-__all__ = ["dumps", "find_bad_value", "from_json_value", "to_json_value", "to_plain_json"]
+__all__ = [
+    "dumps",
+    "find_bad_value",
+    "find_non_finite",
+    "from_json_value",
+    "to_json_value",
+    "to_plain_json",
+]
 
 _PLAIN = (str, int, bool, float)
 
@@ -40,14 +48,50 @@ def _default(value: Any) -> Any:
 def dumps(value: Any, *, indent: bool = False) -> bytes:
     """JSON bytes for a value holding native parts; :class:`ContentError` names a bad one.
 
-    Integers beyond 64 bits are refused; NaN and infinities become ``null`` (orjson).
+    Integers beyond 64 bits are refused, and so are NaN and infinities: JSON has no form for
+    them (orjson would write ``null``, losing the value silently). Orjson writes every
+    non-finite float as ``null``, so the value is only searched for one when the output
+    holds a ``null`` at all.
     """
     try:
-        return orjson.dumps(value, default=_default, option=orjson.OPT_INDENT_2 if indent else 0)
+        out = orjson.dumps(value, default=_default, option=orjson.OPT_INDENT_2 if indent else 0)
     except TypeError as exc:
         where, bad = find_bad_value(value)
         what = f"{type(bad).__name__} is not JSON-representable" if where else str(exc)
         raise ContentError(what, where=where or None) from None
+    if b"null" in out:
+        where = find_non_finite(value)
+        if where:
+            raise ContentError("NaN and infinities have no JSON form", where=where)
+    return out
+
+
+def find_non_finite(node: Any, path: str = "$") -> str:
+    """The path of the first NaN or infinity in ``node`` (native parts included), or ``""``."""
+    kind = type(node)
+    if kind is float:
+        return "" if math.isfinite(node) else path
+    if kind in (str, int, bool) or node is None:
+        return ""
+    if kind is dict:
+        for k, v in node.items():
+            found = find_non_finite(v, f"{path}.{k}")
+            if found:
+                return found
+        return ""
+    if kind in (list, tuple):
+        for i, v in enumerate(node):
+            found = find_non_finite(v, f"{path}[{i}]")
+            if found:
+                return found
+        return ""
+    if isinstance(node, float):
+        return "" if math.isfinite(node) else path
+    try:
+        plain = _default(node)
+    except Exception:  # not JSON at all: dumps reported it already
+        return ""
+    return "" if plain is node else find_non_finite(plain, path)
 
 
 def to_plain_json(value: Any) -> Any:
