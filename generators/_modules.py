@@ -17,6 +17,7 @@ __all__ = [
     "class_refs",
     "isort_key",
     "models_module",
+    "modules_used",
     "plugin_module",
     "runtime_names",
     "uses",
@@ -46,7 +47,7 @@ def models_module(
     return render(
         "models.py.jinja",
         header=f"{title or f'Models for {ctx.title}.'}\n\n{header}",
-        imports=sorted(uses(fields, ctx.imports)),
+        imports=sorted(modules_used(fields, ctx.imports)),
         typing_names=sorted(uses(fields, ctx.typing_names)),
         pydantic_names=sorted(pydantic_names),
         local_imports=local_imports or [],
@@ -66,7 +67,7 @@ def plugin_module(ctx: PluginContext, header: str, *, sync: bool) -> str:
         bases=["ApiClient"],
         operations=ctx.operations,
         sync=sync,
-        imports=sorted(uses(signatures, ctx.imports)),
+        imports=sorted(modules_used(signatures, ctx.imports)),
         typing_names=sorted(uses(signatures, ctx.typing_names)),
         local_imports=models,
         runtime_names=runtime_names(ctx.operations, credentials=bool(ctx.credentials)),
@@ -96,3 +97,12 @@ def isort_key(name: str) -> tuple[int, str]:
 def uses(text: str, names: set[str]) -> set[str]:
     """The names of ``names`` that occur as whole words in ``text``."""
     return {n for n in names if re.search(rf"(?<![\w.]){re.escape(n)}\b", text)}
+
+
+def modules_used(text: str, modules: set[str]) -> set[str]:
+    """The modules of ``modules`` that ``text`` reaches into (``uuid.UUID``).
+
+    A parameter merely *named* ``uuid`` does not count: importing the module for it would
+    be an unused import that the parameter then shadows.
+    """
+    return {m for m in modules if re.search(rf"(?<![\w.]){re.escape(m)}\.", text)}

@@ -116,9 +116,10 @@ class Namespace:
 def py_string(text: str) -> str:
     """Return a Python string literal for ``text``: ASCII only, every special character escaped.
 
-    Double quotes unless the text holds ``"`` and no ``'`` (what ``ruff format`` prefers).
+    Double quotes unless the text holds more ``"`` than ``'`` (what ``ruff format`` prefers:
+    the quotes that need fewer escapes, double on a tie).
     """
-    quote = "'" if '"' in text and "'" not in text else '"'
+    quote = "'" if text.count('"') > text.count("'") else '"'
     return quote + "".join(_escape(c, quote) for c in text) + quote
 
 

@@ -42,7 +42,8 @@ def _docstring(text: str | None, indent: int, fallback: str = "") -> str:
 
 
 def _chunks(text: str, indent: int) -> list[str]:
-    return py_string_chunks(text, LINE_LENGTH - indent - 2)
+    """String literals for ``text``, one per line at ``indent`` (nothing follows them)."""
+    return py_string_chunks(text, LINE_LENGTH - indent)
 
 
 @functools.cache
@@ -123,14 +124,59 @@ def _noqa_long_lines(text: str) -> str:
 def signature(
     name: str, params: list[str], returns: str, indent: int, *, is_async: bool = False
 ) -> str:
-    """Render ``def name(params) -> returns:`` on one line, or one parameter per line."""
+    """Render ``def name(params) -> returns:`` on one line, or one parameter per line.
+
+    Parameters and the return annotation too long for a line are split as ruff splits them
+    (a union one part per line, a subscript inside its brackets).
+    """
     keyword = "async def" if is_async else "def"
     one = f"{keyword} {name}({', '.join(params)}) -> {returns}:"
     if indent + len(one) <= LINE_LENGTH:
         return one
     pad = " " * (indent + 4)
-    body = "".join(f"{pad}{p},\n" for p in params)
-    return f"{keyword} {name}(\n{body}{' ' * indent}) -> {returns}:"
+    body = "".join(f"{pad}{_parameter(p, indent + 4)},\n" for p in params)
+    close = " " * indent
+    if indent + len(f") -> {returns}:") <= LINE_LENGTH:
+        return f"{keyword} {name}(\n{body}{close}) -> {returns}:"
+    if len(_split_top(returns, "|")) == 1 and not returns.endswith("]"):
+        return f"{keyword} {name}(\n{body}{close}) -> {returns}:"  # one long name stays
+    result = _expression(returns, indent + 4)
+    return f"{keyword} {name}(\n{body}{close}) -> (\n{pad}{result}\n{close}):"
+
+
+def _parameter(param: str, indent: int) -> str:
+    """One ``name: annotation [= default]`` parameter (followed by a comma) at ``indent``."""
+    name, colon, rest = param.partition(": ")
+    if not colon or indent + len(param) + 1 <= LINE_LENGTH:
+        return param
+    annotation, default = _split_default(rest)
+    tail = f" = {default}" if default is not None else ""
+    split = _expression(annotation, indent, len(name) + 2, last=len(tail) + 1)
+    return f"{name}: {split}{tail}"
+
+
+def _split_default(text: str) -> tuple[str, str | None]:
+    """``annotation = default`` → its two parts (a top-level ``=``; strings respected)."""
+    depth = 0
+    quote = ""
+    escaped = False
+    for i, c in enumerate(text):
+        if quote:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == quote:
+                quote = ""
+        elif c in "'\"":
+            quote = c
+        elif c in "[(":
+            depth += 1
+        elif c in "])":
+            depth -= 1
+        elif c == "=" and depth == 0 and text[i - 1 : i + 2] == " = ":
+            return text[: i - 1], text[i + 2 :]
+    return text, None
 
 
 def call(head: str, args: list[str], indent: int, tail: str = "") -> str:
@@ -142,7 +188,7 @@ def call(head: str, args: list[str], indent: int, tail: str = "") -> str:
     if indent + len(one) <= LINE_LENGTH or not args:
         return one
     pad = " " * (indent + 4)
-    inner = "".join(f"{pad}{a},\n" for a in args)
+    inner = "".join(f"{pad}{_expression(a, indent + 4, last=1)},\n" for a in args)
     return f"{head}(\n{inner}{' ' * indent}){tail}"
 
 
@@ -185,28 +231,34 @@ def _annotation_lines(name: str, annotation: str, pad: str) -> str:
     A subscript (``list[X]``) opens its own brackets; anything else goes in parentheses,
     one ``| ``-part per line when it is still too long there.
     """
-    if len(_split_top(annotation, "|")) == 1 and annotation.endswith("]"):
-        return f"{name}: {_expression(annotation, len(pad), force=True)}"
+    if len(_split_top(annotation, "|")) == 1:
+        if annotation.endswith("]"):
+            return f"{name}: {_expression(annotation, len(pad), force=True)}"
+        return f"{name}: {annotation}"  # one long name: ruff leaves it (and the line) long
     inner = _expression(annotation, len(pad) + 4)
     return f"{name}: (\n{pad}    {inner}\n{pad})"
 
 
-def _expression(expr: str, indent: int, first: int = 0, *, force: bool = False) -> str:
+def _expression(
+    expr: str, indent: int, first: int = 0, last: int = 0, *, force: bool = False
+) -> str:
     """``expr`` (a type expression) split over lines as ruff would.
 
     ``indent`` is the indentation of the line the expression starts on and ``first`` the
     columns taken before it on that line (``name: ``, ``| ``). Too long: a union puts one
     part per line (each continuation starting ``| ``); a subscript opens its brackets, one
     element per line with a trailing comma when there are several. ``force`` splits even
-    an expression that fits (what follows it on the line does not).
+    an expression that fits (what follows it on the line does not); ``last`` is the columns
+    that follow it on its last line (`` = None,``).
     """
-    if not force and indent + first + len(expr) <= LINE_LENGTH:
+    if not force and indent + first + len(expr) + last <= LINE_LENGTH:
         return expr
     pad = " " * indent
     parts = _split_top(expr, "|")
     if len(parts) > 1:
         head = _expression(parts[0], indent, first)
-        rest = [_expression(p, indent, 2) for p in parts[1:]]
+        middle = [_expression(p, indent, 2) for p in parts[1:-1]]
+        rest = [*middle, _expression(parts[-1], indent, 2, last)]
         return head + "".join(f"\n{pad}| {r}" for r in rest)
     if not expr.endswith("]") or "[" not in expr:
         return expr

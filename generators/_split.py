@@ -19,7 +19,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from generators._modules import class_refs, isort_key, models_module, runtime_names, uses
+from generators._modules import (
+    class_refs,
+    isort_key,
+    models_module,
+    modules_used,
+    runtime_names,
+    uses,
+)
 from generators._naming import Namespace, class_name, identifier
 from generators._plugin import PluginContext
 from generators._render import render
@@ -92,7 +99,7 @@ def split_files(ctx: PluginContext, header: str, *, sync: bool) -> dict[str, str
             description=f"The {ctx.title} operations {about}.",
             operations=ops,
             sync=sync,
-            imports=sorted(uses(signatures, ctx.imports)),
+            imports=sorted(modules_used(signatures, ctx.imports)),
             typing_names=sorted(uses(signatures, ctx.typing_names)),
             local_imports=_imports_from(used, home, package="..models."),
             runtime_names=runtime_names(ops),

@@ -261,3 +261,57 @@ def test_invalid_spec_generates_with_validation_off(tmp_path: Path) -> None:
         cwd=target.parent,
     )
     assert result.stdout.strip() == "True", result.stderr
+
+
+@pytest.mark.parametrize("uuid_format", [True, False])
+def test_parameters_named_like_modules_do_not_import_them(
+    tmp_path: Path, uuid_format: bool
+) -> None:
+    """A parameter called ``uuid`` or ``datetime`` is not a use of the module.
+
+    (``uuid: uuid.UUID`` is fine: annotations are read at module level.)
+    """
+    spec = tmp_path / "names.json"
+    spec.write_text(
+        json.dumps(
+            {
+                "openapi": "3.0.3",
+                "info": {"title": "Names", "version": "1"},
+                "paths": {
+                    "/things/{uuid}": {
+                        "get": {
+                            "operationId": "getThing",
+                            "parameters": [
+                                {
+                                    "name": "uuid",
+                                    "in": "path",
+                                    "required": True,
+                                    "schema": {"type": "string", "format": "uuid"}
+                                    if uuid_format
+                                    else {"type": "string"},
+                                },
+                                {"name": "datetime", "in": "query", "schema": {"type": "string"}},
+                                {
+                                    "name": "since",
+                                    "in": "query",
+                                    "schema": {"type": "string", "format": "date-time"},
+                                },
+                            ],
+                            "responses": {"204": {"description": "ok"}},
+                        }
+                    }
+                },
+            }
+        )
+    )
+    target = generate_plugin(spec, tmp_path / "out", name="names")
+    plugin = (target / "plugin.py").read_text()
+    assert "import datetime" in plugin
+    assert ("import uuid" in plugin) is uuid_format
+    ruff = subprocess.run(
+        [BIN / "ruff", "check", "--isolated", "--select", RUFF_RULES, "--line-length", "100", "."],
+        cwd=target,
+        capture_output=True,
+        text=True,
+    )
+    assert ruff.returncode == 0, ruff.stdout

@@ -1,4 +1,4 @@
-"""Every valid corpus spec: generated, imported, ruff-clean, mypy --strict clean, consistent.
+"""Every valid corpus spec: generated, imported, ruff-clean and -formatted, mypy-clean, consistent.
 
 Prints the counts (``-s`` shows them); the target is all of them. Specs the manifest marks
 invalid are skipped: ``load_openapi`` refuses them (validation), so there is nothing to
@@ -81,6 +81,12 @@ def test_corpus_generates_imports_and_type_checks(tmp_path: Path) -> None:
         text=True,
     )
     ruff_bad = {line.split("/", 1)[0] for line in ruff.stdout.splitlines() if "/" in line}
+    fmt = subprocess.run(
+        [BIN / "ruff", "format", "--isolated", "--line-length", "100", "--check", "."],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     mypy = subprocess.run(
         [
             BIN / "mypy",
@@ -105,12 +111,13 @@ def test_corpus_generates_imports_and_type_checks(tmp_path: Path) -> None:
     split = [p for p in generated if (tmp_path / p / "operations").is_dir()]
     print(
         f"\ncorpus: {len(specs)} valid specs, {len(generated)} generated, {len(imported)} "
-        f"imported and consistent, {len(clean)} ruff + mypy --strict clean, "
+        f"imported and consistent, {len(clean)} ruff check + ruff format + mypy --strict clean, "
         f"{len(split)} split by tag ({', '.join(split)}) ({time.perf_counter() - start:.0f} s)"
     )
     if "corpus_kubernetes" in generated:  # 1,123 operations under 64 tags
         assert "corpus_kubernetes" in split
     assert not failures, "\n".join(failures)
     assert ruff.returncode == 0, ruff.stdout[-3000:]
+    assert fmt.returncode == 0, fmt.stdout[-3000:]  # generated code is ruff-formatted as is
     assert mypy.returncode == 0, mypy.stdout[-3000:]
     assert len(clean) == len(specs)

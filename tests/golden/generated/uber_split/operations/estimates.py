@@ -46,8 +46,8 @@ class EstimatesOperations(ApiClient):
     @kernel_function(
         name="get_estimates_price",
         description=(
-            "Price Estimates\n\nThe Price Estimates endpoint returns an estimated price range "
-            "for each product offered at a given location. The price estimate is provided as a "
+            "Price Estimates\n\nThe Price Estimates endpoint returns an estimated price range for "
+            "each product offered at a given location. The price estimate is provided as a "
             "formatted string with the full price range and the localized currency "
             "symbol.<br><br>The response also includes low and high estimates, and the [ISO "
             "4217](http://en.wikipedia.org/wiki/ISO_4217) currency code for situations requiring "

@@ -34,8 +34,8 @@ class ProductsOperations(ApiClient):
         name="get_products",
         description=(
             "Product Types\n\nThe Products endpoint returns information about the Uber products "
-            "offered at a given location. The response includes the display name and other "
-            "details about each product, and lists the products in the proper display order."
+            "offered at a given location. The response includes the display name and other details "
+            "about each product, and lists the products in the proper display order."
         ),
     )
     async def get_products(self, latitude: float, longitude: float) -> list[Product]:

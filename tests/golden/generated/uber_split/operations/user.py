@@ -63,9 +63,9 @@ class UserOperations(ApiClient):
             "User Activity\n\nThe User Activity endpoint returns data about a user's lifetime "
             "activity with Uber. The response will include pickup locations and times, dropoff "
             "locations and times, the distance of past requests, and information about which "
-            "products were requested.<br><br>The history array in the response will have a "
-            "maximum length based on the limit parameter. The response value count may exceed "
-            "limit, therefore subsequent API requests may be necessary."
+            "products were requested.<br><br>The history array in the response will have a maximum "
+            "length based on the limit parameter. The response value count may exceed limit, "
+            "therefore subsequent API requests may be necessary."
         ),
     )
     async def get_history(self, offset: int | None = None, limit: int | None = None) -> Activities:
