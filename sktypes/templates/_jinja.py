@@ -83,7 +83,7 @@ class Jinja2PromptTemplate:
         try:
             tree = _ENV.parse(config.template)
             self._template = _ENV.from_string(tree)
-            self._tree: nodes.Template | None = tree
+            self._tree: nodes.Template = tree
             self._sync_template: jinja2.Template | None = None
         except jinja2.TemplateSyntaxError as exc:
             file, where = config.place(exc.lineno)
@@ -150,10 +150,8 @@ class Jinja2PromptTemplate:
 
     def _sync(self) -> jinja2.Template:
         """The template compiled for synchronous rendering (on first use)."""
-        if self._sync_template is None:
-            assert self._tree is not None
+        if self._sync_template is None:  # a race compiles twice, harmlessly
             self._sync_template = _SYNC_ENV.from_string(self._tree)
-            self._tree = None
         return self._sync_template
 
     def _blocking_helper(
