@@ -206,3 +206,26 @@ def test_handlebars_blocking_and_awaiting_calls_fail_alike() -> None:
             render("{{shop-price 'tea' qty='many'}}", "handlebars", k)
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+def test_a_decorated_async_function_is_awaited_not_called_blocking() -> None:
+    """``functools.wraps`` around an ``async def``: the wrapper looks sync, the call waits."""
+
+    def logged(fn: Any) -> Any:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            return fn(*args, **kwargs)
+
+        return wrapper
+
+    @logged
+    async def slow(x: str) -> str:
+        await asyncio.sleep(0.001)
+        return x.upper()
+
+    k = Kernel()
+    k.add_function(slow, "p")
+    assert _may_suspend(k.get_function("p.slow").view.native_function)
+    assert blocking_invoker(k, k.get_function("p.slow")) is None
+    assert render("{{ p_slow('a') }}", "jinja2", k) == "A"
+    assert render("{{p-slow 'a'}}", "handlebars", k) == "A"

@@ -277,10 +277,25 @@ def _plain_function(function: Any) -> bool:
 
 
 def _may_suspend(fn: Any) -> bool:
-    while isinstance(fn, functools.partial):
-        fn = fn.func
-    target = fn if inspect.isfunction(fn) or inspect.ismethod(fn) else type(fn).__call__
-    return inspect.iscoroutinefunction(target) or inspect.isasyncgenfunction(target)
+    """Whether calling ``fn`` may give an awaitable: it, or anything it wraps, is ``async``.
+
+    Sees through ``functools.partial``, callable objects and decorators that set
+    ``__wrapped__`` (``functools.wraps`` around an ``async def``).
+    """
+    seen: set[int] = set()
+    while id(fn) not in seen:
+        seen.add(id(fn))
+        if isinstance(fn, functools.partial):
+            fn = fn.func
+            continue
+        target = fn if inspect.isfunction(fn) or inspect.ismethod(fn) else type(fn).__call__
+        if inspect.iscoroutinefunction(target) or inspect.isasyncgenfunction(target):
+            return True
+        wrapped = getattr(fn, "__wrapped__", None)
+        if wrapped is None:
+            return False
+        fn = wrapped
+    return False
 
 
 def _awaitable_type(tp: Any) -> bool:
