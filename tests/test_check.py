@@ -104,6 +104,21 @@ def test_stale_package_split_by_tag_is_flagged(tmp_path: Path) -> None:
     ]
 
 
+def test_a_package_generated_without_validation_is_checked_the_same_way(tmp_path: Path) -> None:
+    spec = tmp_path / "loose.yaml"
+    spec.write_text(
+        "openapi: 3.0.3\ninfo: {title: Loose}\npaths:\n  /x:\n    get:\n"
+        "      operationId: getX\n      responses: {'204': {description: ok}}\n"
+    )
+    package = generate_plugin(spec, tmp_path / "out", name="loose", validate=False)
+    assert "generated with --no-validate" in (package / "plugin.py").read_text()
+    assert check_paths([str(package)]) == []
+    (package / "plugin.py").write_text((package / "plugin.py").read_text() + "# edited\n")
+    assert [f.reason for f in check_paths([str(package)])] == [
+        "differs from a fresh generation: regenerate"
+    ]
+
+
 def test_no_paths_is_exit_2() -> None:
     result = _run()
     assert result.returncode == 2

@@ -180,7 +180,7 @@ def _header(path: Path) -> re.Match[str] | None:
 
 def _check_package(package: Path) -> list[Finding]:
     from generators import render_plugin
-    from generators._package import spec_digest
+    from generators._package import NOT_VALIDATED, spec_digest
 
     init = package / "__init__.py"
     match = _header(init)
@@ -190,11 +190,12 @@ def _check_package(package: Path) -> list[Finding]:
         return [Finding(str(init), "1", f"spec {match['spec']} not found near the package")]
     if spec_digest(spec) != match["digest"]:
         return [Finding(str(init), "1", f"spec {spec} changed since generation: regenerate")]
+    validate = NOT_VALIDATED not in " ".join(init.read_text(encoding="utf-8")[:2000].split())
     split = (package / "operations").is_dir()
     modules = sorted((package / "operations").glob("*.py")) if split else [package / "plugin.py"]
     sync = any("_sync(" in m.read_text(encoding="utf-8") for m in modules if m.is_file())
     try:
-        _, files = render_plugin(spec, name=package.name, sync=sync, split=split)
+        _, files = render_plugin(spec, name=package.name, sync=sync, split=split, validate=validate)
     except SktypesError as exc:
         return [Finding(str(spec), exc.where or "", exc.message)]
     out = []
