@@ -182,10 +182,11 @@ def blocking_invoker(kernel: TemplateKernel | None, function: Any) -> Blocking |
 
     That is when ``kernel`` is a :class:`sktypes.kernel.Kernel` (its ``invoke`` not
     overridden) without filters, and ``function`` calls a plain Python function (not
-    ``async``, not annotated to return an awaitable): ``Kernel.invoke`` then runs to its
-    end without awaiting anything, so stepping its coroutine once *is* the call — same
-    validation, hydration and errors — and a template can render synchronously (Jinja2's
-    sync mode is about a third faster than its async mode).
+    ``async``, nothing it wraps is, not annotated to return an awaitable): ``Kernel.invoke``
+    would then never await anything, so running its steps inline (``prepare_arguments``,
+    then the function) *is* the call — same validation, hydration and errors, reported as
+    :func:`invoke` reports them — and a template can render synchronously (Jinja2's sync
+    mode is about a third faster than its async mode).
     """
     kernel_class = _kernel_class()
     if (
