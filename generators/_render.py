@@ -9,6 +9,7 @@ line), ``pylit`` (any JSON value) and ``docstring`` (an escaped, wrapped docstri
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from typing import Any
 
 import jinja2
@@ -157,24 +158,8 @@ def _parameter(param: str, indent: int) -> str:
 
 def _split_default(text: str) -> tuple[str, str | None]:
     """``annotation = default`` → its two parts (a top-level ``=``; strings respected)."""
-    depth = 0
-    quote = ""
-    escaped = False
-    for i, c in enumerate(text):
-        if quote:
-            if escaped:
-                escaped = False
-            elif c == "\\":
-                escaped = True
-            elif c == quote:
-                quote = ""
-        elif c in "'\"":
-            quote = c
-        elif c in "[(":
-            depth += 1
-        elif c in "])":
-            depth -= 1
-        elif c == "=" and depth == 0 and text[i - 1 : i + 2] == " = ":
+    for i in _top_level(text, "="):
+        if text[i - 1 : i + 2] == " = ":
             return text[: i - 1], text[i + 2 :]
     return text, None
 
@@ -274,8 +259,17 @@ def _expression(
 def _split_top(text: str, separator: str) -> list[str]:
     """The top-level ``separator``-parts of ``text`` (brackets and string literals respected)."""
     parts: list[str] = []
-    depth = 0
     start = 0
+    for i in _top_level(text, separator):
+        parts.append(text[start:i].strip())
+        start = i + 1
+    parts.append(text[start:].strip())
+    return [p for p in parts if p]
+
+
+def _top_level(text: str, char: str) -> Iterator[int]:
+    """The positions of ``char`` in ``text`` outside brackets and string literals."""
+    depth = 0
     quote = ""
     escaped = False
     for i, c in enumerate(text):
@@ -292,8 +286,5 @@ def _split_top(text: str, separator: str) -> list[str]:
             depth += 1
         elif c in "])":
             depth -= 1
-        elif c == separator and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-    parts.append(text[start:].strip())
-    return [p for p in parts if p]
+        elif c == char and depth == 0:
+            yield i
