@@ -300,13 +300,7 @@ class HandlebarsPromptTemplate:
         trusted = self._config.allow_dangerously_set_content
 
         def helper(this: Any, *positional: Any, **named: Any) -> _Output:
-            bound = bind_arguments(
-                function.view,
-                args,
-                tuple(_native(a) for a in positional),
-                {k: _native(v) for k, v in named.items()},
-                where=name,
-            )
+            bound = _bind(function, args, positional, named, name, _native)
             return _Output(call(bound, name), trusted)
 
         return helper
@@ -325,17 +319,29 @@ class HandlebarsPromptTemplate:
             return value
 
         for function, positional, named, name in calls.pending:
-            bound = bind_arguments(
-                function.view,
-                args,
-                tuple(resolved(a) for a in positional),
-                {k: resolved(v) for k, v in named.items()},
-                where=name,
-            )
+            bound = _bind(function, args, positional, named, name, resolved)
             values.append(await invoke(kernel, function, bound, where=name))
         trust = self._config.allow_dangerously_set_content
         out = [to_text(v) if trust else encode(v) for v in values]
         return self._pattern.sub(lambda m: out[int(m.group(1))], text)
+
+
+def _bind(
+    function: Any,
+    args: Mapping[str, Any],
+    positional: tuple[Any, ...],
+    named: Mapping[str, Any],
+    name: str,
+    value_of: Callable[[Any], Any],
+) -> dict[str, Any]:
+    """A call's arguments, each helper argument first turned into the value it stands for."""
+    return bind_arguments(
+        function.view,
+        args,
+        tuple(value_of(a) for a in positional),
+        {k: value_of(v) for k, v in named.items()},
+        where=name,
+    )
 
 
 def _native(value: Any) -> Any:
