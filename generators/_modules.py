@@ -14,7 +14,6 @@ from generators._render import render
 from generators._types import ClassDef
 
 __all__ = [
-    "class_refs",
     "isort_key",
     "models_module",
     "modules_used",
@@ -22,14 +21,6 @@ __all__ = [
     "runtime_names",
     "uses",
 ]
-
-_STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
-_NAME = re.compile(r"[A-Za-z_]\w*")
-
-
-def class_refs(annotation: str, names: set[str] | frozenset[str]) -> set[str]:
-    """The class names of ``names`` that ``annotation`` refers to (string literals skipped)."""
-    return {n for n in _NAME.findall(_STRING.sub("", annotation)) if n in names}
 
 
 def models_module(

@@ -27,8 +27,10 @@ __all__ = [
     "Namespace",
     "PythonIdentifier",
     "class_name",
+    "class_refs",
     "docstring_body",
     "identifier",
+    "import_order",
     "py_literal",
     "py_string",
     "py_string_chunks",
@@ -207,3 +209,23 @@ def docstring_body(text: str | None, *, indent: int, width: int = 100) -> list[s
     while lines and not lines[-1]:
         lines.pop()
     return lines
+
+
+_STRING_LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def class_refs(annotation: str, names: set[str] | frozenset[str]) -> frozenset[str]:
+    """The class names of ``names`` that ``annotation`` refers to.
+
+    String literals are skipped: ``Literal["Pet"]`` does not use the class ``Pet``.
+    """
+    return frozenset(n for n in _NAME.findall(_STRING_LITERAL.sub("", annotation)) if n in names)
+
+
+def import_order(name: str) -> tuple[int, str, str]:
+    """Ruff's isort order of the names in one ``from x import (...)``.
+
+    CONSTANTS first, then the rest, case-insensitively.
+    """
+    return (0 if name.isupper() else 1, name.lower(), name)

@@ -13,7 +13,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from generators._naming import Namespace, class_name, identifier, py_string
+from generators._naming import (
+    Namespace,
+    class_name,
+    class_refs,
+    identifier,
+    import_order,
+    py_string,
+)
 from generators._render import LINE_LENGTH, assignment, call
 from generators._types import ClassDef, TypeBuilder
 from sktypes.openapi import OpenApiPlugin, Operation
@@ -45,6 +52,8 @@ class OperationContext:
     result_kind: str  # "none" | "json" | "text" | "bytes"
     tag: str = ""
     """The operation's first tag (``""`` without tags): its submodule when split by tag."""
+    models: frozenset[str] = frozenset()
+    """The generated classes its signature names (what its module imports from the models)."""
 
     def code(self, is_async: bool) -> str:
         """The method body after the docstring: send, then turn the response into the result."""
@@ -107,12 +116,13 @@ def plugin_context(plugin: OpenApiPlugin, description: str = "") -> PluginContex
     ctx.classes = builder.ordered_classes()
     ctx.imports = set(builder.imports)
     ctx.typing_names = set(builder.typing_names)
-    names = {c.name for c in ctx.classes}
-    used: set[str] = set()
+    names = frozenset(c.name for c in ctx.classes)
     for done in ctx.operations:
-        for text in [done.returns, *done.params]:
-            used.update(n for n in re.findall(r"[A-Za-z_]\w*", text) if n in names)
-    ctx.model_names = sorted(used, key=lambda n: (0 if n.isupper() else 1, n.lower(), n))
+        done.models = frozenset().union(
+            *(class_refs(t, names) for t in [done.returns, *done.params])
+        )
+    used = frozenset().union(*(done.models for done in ctx.operations))
+    ctx.model_names = sorted(used, key=import_order)
     return ctx
 
 

@@ -18,16 +18,16 @@ or editing one tag touches a module of its size, not the whole API.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 
 from generators._modules import (
-    class_refs,
     isort_key,
     models_module,
     modules_used,
     runtime_names,
     uses,
 )
-from generators._naming import Namespace, class_name, identifier
+from generators._naming import Namespace, class_name, class_refs, identifier, import_order
 from generators._plugin import PluginContext
 from generators._render import render
 from generators._types import ClassDef
@@ -49,11 +49,7 @@ def split_files(ctx: PluginContext, header: str, *, sync: bool) -> dict[str, str
         c.name: set().union(*(class_refs(f.annotation, names) for f in c.fields)) - {c.name}
         for c in ctx.classes
     }
-    op_refs = [
-        set().union(*(class_refs(text, names) for text in [op.returns, *op.params]))
-        for op in ctx.operations
-    ]
-    home = _homes(ctx, modules, refs, op_refs)
+    home = _homes(ctx, modules, refs)
     tags_of = {m: f"tagged {t!r}" if t else "without a tag" for t, m in modules.items()}
     files: dict[str, str] = {}
 
@@ -85,9 +81,7 @@ def split_files(ctx: PluginContext, header: str, *, sync: bool) -> dict[str, str
     bases: list[tuple[str, str]] = []
     for tag, module in sorted(modules.items(), key=lambda item: item[1]):
         ops = [op for op in ctx.operations if op.tag == tag]
-        used = set().union(
-            *(r for op, r in zip(ctx.operations, op_refs, strict=True) if op.tag == tag)
-        )
+        used = frozenset().union(*(op.models for op in ops))
         ops_class = classes_ns.claim(tag, f"{class_name(tag or 'default', prefix='Tag')}Operations")
         bases.append((module, ops_class))
         signatures = " ".join(" ".join([op.returns, *op.params]) for op in ops)
@@ -134,13 +128,12 @@ def _homes(
     ctx: PluginContext,
     modules: dict[str, str],
     refs: dict[str, set[str]],
-    op_refs: list[set[str]],
 ) -> dict[str, str]:
     """The module of every class: its only tag's, or ``_shared`` when several tags reach it."""
     reached: dict[str, set[str]] = {c.name: set() for c in ctx.classes}
     roots: dict[str, set[str]] = defaultdict(set)
-    for op, used in zip(ctx.operations, op_refs, strict=True):
-        roots[op.tag] |= used
+    for op in ctx.operations:
+        roots[op.tag] |= op.models
     for tag, start in roots.items():
         stack = list(start)
         while stack:
@@ -156,22 +149,17 @@ def _homes(
 
 
 def _imports_from(
-    names: set[str], home: dict[str, str], *, package: str
+    names: Iterable[str], home: dict[str, str], *, package: str
 ) -> list[tuple[str, list[str]]]:
     """``[(module, sorted names)]`` importing ``names`` from their modules under ``package``."""
     grouped: dict[str, list[str]] = defaultdict(list)
     for name in names:
         grouped[f"{package}{home[name]}"].append(name)
     return [
-        (module, sorted(found, key=_import_key))
+        (module, sorted(found, key=import_order))
         for module, found in sorted(grouped.items(), key=lambda item: _module_key(item[0]))
     ]
 
 
 def _module_key(module: str) -> str:
     return module.lower()
-
-
-def _import_key(name: str) -> tuple[int, str, str]:
-    """Ruff's isort order of imported names: CONSTANTS, then Classes, then the rest."""
-    return (0 if name.isupper() else 1, name.lower(), name)
