@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError
@@ -44,6 +44,7 @@ _FORMATS = _format_checker()
 _VALIDATORS: dict[tuple[int, bool], tuple[tuple[Any, ...], Draft202012Validator]] = {}
 _QUICK: dict[tuple[int, bool], tuple[tuple[Any, ...], Check | None]] = {}
 _LIMIT = 4096
+T = TypeVar("T")
 
 
 def _conforms(value: Any, format: str) -> bool:
@@ -52,28 +53,37 @@ def _conforms(value: Any, format: str) -> bool:
 
 def _quick_check(view: FunctionView) -> Check | None:
     """The compiled yes-check of the view's arguments schema (``None``: not compilable)."""
-    key = (id(view.parameters), view.accepts_extra)
-    hit = _QUICK.get(key)
-    if hit is not None and hit[0] is view.parameters:
-        return hit[1]
-    check = compile_check(view.parameters_schema, _conforms)
-    if len(_QUICK) > _LIMIT:
-        _QUICK.clear()
-    _QUICK[key] = (view.parameters, check)
-    return check
+    return _by_parameters(_QUICK, view, _compile_quick)
 
 
 def validator_for(view: FunctionView) -> Draft202012Validator:
     """Return a (cached) validator for the view's arguments object, formats checked."""
+    return _by_parameters(_VALIDATORS, view, _build_validator)
+
+
+def _compile_quick(view: FunctionView) -> Check | None:
+    return compile_check(view.parameters_schema, _conforms)
+
+
+def _build_validator(view: FunctionView) -> Draft202012Validator:
+    return Draft202012Validator(view.parameters_schema, format_checker=_FORMATS)
+
+
+def _by_parameters(
+    cache: dict[tuple[int, bool], tuple[tuple[Any, ...], T]],
+    view: FunctionView,
+    build: Callable[[FunctionView], T],
+) -> T:
+    """``build(view)``, cached by the identity of the view's parameters tuple."""
     key = (id(view.parameters), view.accepts_extra)
-    hit = _VALIDATORS.get(key)
+    hit = cache.get(key)
     if hit is not None and hit[0] is view.parameters:
         return hit[1]
-    validator = Draft202012Validator(view.parameters_schema, format_checker=_FORMATS)
-    if len(_VALIDATORS) > _LIMIT:
-        _VALIDATORS.clear()
-    _VALIDATORS[key] = (view.parameters, validator)
-    return validator
+    value = build(view)
+    if len(cache) > _LIMIT:
+        cache.clear()
+    cache[key] = (view.parameters, value)
+    return value
 
 
 def json_path(parts: Any) -> str:
