@@ -13,7 +13,7 @@ from sktypes._quick import Check, compile_check
 from sktypes.errors import ArgumentsError, ErrorDetail, snippet
 from sktypes.views import FunctionView
 
-__all__ = ["json_path", "validate_arguments", "validator_for"]
+__all__ = ["json_path", "quick_check", "validate_arguments", "validator_for"]
 
 
 def _format_checker() -> FormatChecker:
@@ -51,8 +51,12 @@ def _conforms(value: Any, format: str) -> bool:
     return bool(_FORMATS.conforms(value, format))
 
 
-def _quick_check(view: FunctionView) -> Check | None:
-    """The compiled yes-check of the view's arguments schema (``None``: not compilable)."""
+def quick_check(view: FunctionView) -> Check | None:
+    """The compiled yes-check of the view's arguments schema (``None``: not compilable).
+
+    It says ``True`` only for an arguments dict :func:`validate_arguments` would accept;
+    ``False`` means "ask jsonschema" (it may still be valid).
+    """
     return _by_parameters(_QUICK, view, _compile_quick)
 
 
@@ -103,7 +107,7 @@ def validate_arguments(view: FunctionView, arguments: Mapping[str, Any]) -> None
     input.
     """
     if type(arguments) is dict:
-        quick = _quick_check(view)
+        quick = quick_check(view)
         if quick is not None and quick(arguments):
             return  # the compiled check only says yes when jsonschema would find nothing
     elif not isinstance(arguments, Mapping):

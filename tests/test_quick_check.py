@@ -18,7 +18,7 @@ from jsonschema import Draft202012Validator
 
 import sktypes as sk
 from sktypes._quick import compile_check
-from sktypes.validate import _FORMATS, _conforms, _quick_check, validate_arguments
+from sktypes.validate import _FORMATS, _conforms, quick_check, validate_arguments
 
 scalars = st.one_of(
     st.none(),
@@ -89,7 +89,7 @@ schemas = st.recursive(st.just(True), _schemas, max_leaves=6)
 
 
 @given(schemas, values)
-def test_the_quick_check_never_accepts_what_jsonschema_rejects(schema: Any, value: Any) -> None:
+def test_thequick_check_never_accepts_what_jsonschema_rejects(schema: Any, value: Any) -> None:
     check = compile_check(schema, _conforms)
     assert check is not None  # every keyword drawn here is compiled
     if check(value):
@@ -140,7 +140,7 @@ def lookup(
 
 def test_everyday_parameters_take_the_compiled_path() -> None:
     view = sk.function_view(lookup)
-    check = _quick_check(view)
+    check = quick_check(view)
     assert check is not None
     assert check({"city": "Oslo", "when": "2026-01-02", "units": "metric", "tags": ["a"]})
     assert check({"city": "Oslo", "when": "2026-01-02", "tags": None})

@@ -16,14 +16,14 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from sktypes.content import FunctionResult
-from sktypes.content._codec import to_json_value
-from sktypes.errors import ContentError, ErrorDetail, HydrationError, KernelError
+from sktypes.errors import KernelError
 from sktypes.kernel._filters import (
     FunctionInvocationContext,
     FunctionInvocationFilter,
     NextFilter,
 )
 from sktypes.kernel._function import Invoker, KernelFunction, KernelPlugin
+from sktypes.kernel._prepare import prepare_arguments
 from sktypes.views import FunctionView
 
 __all__ = [
@@ -160,8 +160,9 @@ class Kernel:
             plugin_name, name = name.split(".", 1)
         if plugin_name is not None:
             plugin = self.plugins.get(plugin_name)
-            if plugin is not None and name in plugin:
-                return plugin[name]
+            function = plugin.get(name) if plugin is not None else None
+            if isinstance(function, KernelFunction):
+                return function
         else:
             found = [p[name] for p in self.plugins.values() if name in p]
             if len(found) == 1:
@@ -237,56 +238,6 @@ async def _call(context: FunctionInvocationContext) -> None:
     arguments = prepare_arguments(fn, context.arguments)
     value = await fn.call(arguments)
     context.result = FunctionResult(value=value, function=fn.view)
-
-
-def prepare_arguments(fn: KernelFunction, arguments: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate JSON arguments against the view and hydrate them (when ``fn.hydrate``).
-
-    Raises:
-        ArgumentsError: every way the arguments break the view.
-        HydrationError: every argument that cannot become its native type.
-    """
-    validate, hydrate, target = _checkers()
-    view = fn.view
-    json_args: dict[str, Any] = {}
-    for key, value in arguments.items():
-        if value is None or type(value) in _PLAIN:
-            json_args[key] = value
-            continue
-        try:
-            json_args[key] = to_json_value(value, f"$.{key}")
-        except ContentError as exc:
-            raise HydrationError(
-                [ErrorDetail(exc.where or "$", exc.message)],
-                summary=f"arguments for {view.fully_qualified_name} are not JSON",
-            ) from None
-    validate(view, json_args)
-    if not fn.hydrate:
-        return json_args
-    fast: dict[str, Any] | None = target(view).plain_arguments(json_args)
-    if fast is not None:
-        return fast
-    native: dict[str, Any] = hydrate(view, json_args, repair=False)
-    return native
-
-
-_PLAIN = frozenset({str, int, float, bool})
-_Checkers = tuple[Callable[..., None], Callable[..., Any], Callable[[FunctionView], Any]]
-_CHECKERS: list[_Checkers] = []
-
-
-def _checkers() -> _Checkers:
-    """Return ``validate_arguments``, ``hydrate`` and ``function_target``.
-
-    Imported on first use: jsonschema is heavy, and a kernel that never invokes needs none.
-    """
-    if not _CHECKERS:
-        from sktypes.hydration import hydrate
-        from sktypes.hydration._targets import function_target
-        from sktypes.validate import validate_arguments
-
-        _CHECKERS.append((validate_arguments, hydrate, function_target))
-    return _CHECKERS[0]
 
 
 def _as_function(

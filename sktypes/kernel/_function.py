@@ -125,6 +125,13 @@ class KernelPlugin(Mapping[str, KernelFunction]):
     def __getitem__(self, name: str) -> KernelFunction:
         return self._functions[name]
 
+    def __contains__(self, name: object) -> bool:
+        return name in self._functions
+
+    def get(self, name: str, default: Any = None) -> KernelFunction | Any:
+        """The function called ``name``, or ``default`` (Mapping's, without its try/except)."""
+        return self._functions.get(name, default)
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._functions)
 

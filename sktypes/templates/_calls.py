@@ -91,62 +91,62 @@ def bind_arguments(
     Raises:
         TemplateError: more positional arguments than the function has parameters.
     """
-    params = view.parameters
+    names, typed = _shape(view)
     if view.accepts_extra:
         out = dict(template_arguments)
     else:
-        out = {p.name: template_arguments[p.name] for p in params if p.name in template_arguments}
+        out = {n: template_arguments[n] for n in names if n in template_arguments}
     if positional:
-        if len(positional) > len(params):
+        if len(positional) > len(names):
             raise TemplateError(
-                f"{view.fully_qualified_name} takes {len(params)} parameter(s) "
+                f"{view.fully_qualified_name} takes {len(names)} parameter(s) "
                 f"but the template passes {len(positional)} positional argument(s)",
                 where=where,
             )
-        for param, value in zip(params, positional, strict=False):
-            out[param.name] = value
+        for param_name, value in zip(names, positional, strict=False):
+            out[param_name] = value
     if named:
         out.update(named)
-    return _typed(view, out, where)
+    for name, value in out.items():
+        if type(value) is str:
+            if name in typed:
+                out[name] = _hydrated(view, typed[name], value, where)
+        elif isinstance(value, str):  # Raw, Markup: plain text
+            text = out[name] = str.__str__(value)
+            if name in typed:
+                out[name] = _hydrated(view, typed[name], text, where)
+    return out
 
 
 _TEXT_TYPES = frozenset({ParameterViewType.STRING, None})
-_TYPED: dict[int, tuple[FunctionView, dict[str, ParameterView]]] = {}
+_SHAPES: dict[int, tuple[FunctionView, tuple[str, ...], dict[str, ParameterView]]] = {}
 
 
-def _typed_parameters(view: FunctionView) -> dict[str, ParameterView]:
-    """The view's parameters that are not text, by name.
+def _shape(view: FunctionView) -> tuple[tuple[str, ...], dict[str, ParameterView]]:
+    """The view's parameter names, and its parameters that are not text, by name.
 
     Cached by identity: hashing a view hashes every schema, which would cost more than
     the lookup saves.
     """
-    hit = _TYPED.get(id(view))
+    hit = _SHAPES.get(id(view))
     if hit is not None and hit[0] is view:
-        return hit[1]
-    found = {p.name: p for p in view.parameters if p.type not in _TEXT_TYPES}
-    if len(_TYPED) > 4096:
-        _TYPED.clear()
-    _TYPED[id(view)] = (view, found)
-    return found
+        return hit[1], hit[2]
+    names = tuple(p.name for p in view.parameters)
+    typed = {p.name: p for p in view.parameters if p.type not in _TEXT_TYPES}
+    if len(_SHAPES) > 4096:
+        _SHAPES.clear()
+    _SHAPES[id(view)] = (view, names, typed)
+    return names, typed
 
 
-def _typed(view: FunctionView, arguments: dict[str, Any], where: str | None) -> dict[str, Any]:
-    """Plain ``str`` for text; strings bound to non-string parameters hydrated to their type."""
-    typed = _typed_parameters(view)
-    for name, value in arguments.items():
-        if type(value) is not str and isinstance(value, str):  # Raw, Markup: plain text
-            value = arguments[name] = str.__str__(value)
-        param = typed.get(name)
-        if param is None or not isinstance(value, str):
-            continue
-        text = value
-        try:
-            arguments[name] = hydrate(param, text)
-        except HydrationError as exc:
-            raise TemplateError(
-                f"argument {name!r} of {view.fully_qualified_name}: {exc.message}", where=where
-            ) from None
-    return arguments
+def _hydrated(view: FunctionView, param: ParameterView, text: str, where: str | None) -> Any:
+    """Template text bound to a parameter that is not a string, as the parameter's type."""
+    try:
+        return hydrate(param, text)
+    except HydrationError as exc:
+        raise TemplateError(
+            f"argument {param.name!r} of {view.fully_qualified_name}: {exc.message}", where=where
+        ) from None
 
 
 async def invoke(
@@ -193,16 +193,32 @@ def blocking_invoker(kernel: TemplateKernel | None, function: Any) -> Blocking |
         not isinstance(kernel, kernel_class)
         or type(kernel).invoke is not kernel_class.invoke
         or kernel.filters
-        or not _plain_function(function)
     ):
         return None
+    hit = _BLOCKING.get(id(function))
+    if hit is not None and hit[0] is function:
+        return hit[1]
+    call = _blocking_call(function) if _plain_function(function) else None
+    if len(_BLOCKING) > 4096:
+        _BLOCKING.clear()
+    _BLOCKING[id(function)] = (function, call)
+    return call
+
+
+_BLOCKING: dict[int, tuple[Any, Blocking | None]] = {}
+
+
+def _blocking_call(function: Any) -> Blocking:
+    """``Kernel.invoke`` of a plain ``function`` without filters, run inline."""
     name = function.view.fully_qualified_name
-    prepare = kernel_prepare()
+    prepare, fast = kernel_prepare(), kernel_fast_path()(function)
+    invoker = function.invoker
 
     def call(arguments: Mapping[str, Any], where: str | None) -> Any:
         try:  # Kernel.invoke without filters: prepare, call (see its fast path)
-            value = function.invoker(prepare(function, dict(arguments)))
-            if inspect.isawaitable(value):
+            ready = fast(arguments) if fast is not None and isinstance(arguments, dict) else None
+            value = invoker(prepare(function, arguments) if ready is None else ready)
+            if type(value) not in _SIMPLE and inspect.isawaitable(value):
                 value = _finish_now(value)
         except _Waits:
             raise TemplateError(
@@ -218,6 +234,10 @@ def blocking_invoker(kernel: TemplateKernel | None, function: Any) -> Blocking |
         return value
 
     return call
+
+
+_SIMPLE = frozenset({str, int, float, bool, type(None), dict, list})
+"""Result types that are never awaitable (checked first: ``isawaitable`` is slow)."""
 
 
 class _Waits(Exception):
@@ -238,11 +258,19 @@ def _finish_now(awaitable: Any) -> Any:
 
 
 @functools.cache
-def kernel_prepare() -> Callable[[Any, dict[str, Any]], dict[str, Any]]:
+def kernel_prepare() -> Callable[[Any, Mapping[str, Any]], dict[str, Any]]:
     """``sktypes.kernel.prepare_arguments`` (imported late: the kernel imports content)."""
-    from sktypes.kernel import prepare_arguments
+    from sktypes.kernel._prepare import prepare_arguments
 
     return prepare_arguments
+
+
+@functools.cache
+def kernel_fast_path() -> Callable[[Any], Callable[[dict[str, Any]], dict[str, Any] | None] | None]:
+    """``sktypes.kernel``'s fast path of ``prepare_arguments`` for a function (or ``None``)."""
+    from sktypes.kernel._prepare import fast_path
+
+    return fast_path
 
 
 @functools.cache
@@ -252,14 +280,8 @@ def _kernel_class() -> type[Any]:
     return Kernel
 
 
-_PLAIN_FUNCTIONS: dict[int, tuple[Any, bool]] = {}
-
-
 def _plain_function(function: Any) -> bool:
-    """Whether ``function`` calls a plain Python function (cached by identity)."""
-    hit = _PLAIN_FUNCTIONS.get(id(function))
-    if hit is not None and hit[0] is function:
-        return hit[1]
+    """Whether ``function`` calls a plain Python function."""
     from sktypes.kernel import KernelFunction
 
     plain = False
@@ -271,9 +293,6 @@ def _plain_function(function: Any) -> bool:
             and not _may_suspend(native)
             and not _awaitable_type(function.view.return_parameter.native_type)
         )
-    if len(_PLAIN_FUNCTIONS) > 4096:
-        _PLAIN_FUNCTIONS.clear()
-    _PLAIN_FUNCTIONS[id(function)] = (function, plain)
     return plain
 
 

@@ -23,7 +23,8 @@ from collections.abc import Callable, Mapping
 from html import escape
 from typing import Any
 
-from pybars import Compiler, PybarsError, strlist
+from pybars import Compiler, PybarsError, Scope, strlist
+from pybars import _compiler as pybars_compiler
 
 from sktypes.errors import TemplateError, UnknownTemplateFormatError
 from sktypes.templates._calls import (
@@ -42,7 +43,7 @@ from sktypes.templates._config import (
     template_parameters,
 )
 from sktypes.templates._protocols import TemplateKernel
-from sktypes.templates._safety import Raw, encode, to_text, trusted_context
+from sktypes.templates._safety import SPECIAL, Raw, encode, to_text, trusted_context
 from sktypes.views import ParameterView
 
 __all__ = ["HandlebarsPromptTemplate", "HandlebarsPromptTemplateFactory"]
@@ -57,6 +58,7 @@ class _Output(str):
     Printed, it is encoded like the output the awaiting path substitutes (unless the template
     trusts function outputs); passed to another function, the value itself is passed; it is
     always true, as the awaiting path's placeholder is (outputs do not steer ``{{#if}}``).
+    A ``str`` value (the usual case) is its own text: :class:`_Text` carries it more cheaply.
     """
 
     value: Any
@@ -72,11 +74,37 @@ class _Output(str):
         return True
 
 
+class _Text(str):
+    """An :class:`_Output` whose value is a plain ``str``: the text *is* the value."""
+
+    __slots__ = ()
+
+    def __bool__(self) -> bool:
+        return True
+
+
+class _TrustedText(_Text):
+    """A :class:`_Text` the template trusts (printed as is)."""
+
+    __slots__ = ()
+
+
+def _output(value: Any, trusted: bool) -> str:
+    """What a blocking helper returns for a function's ``value``."""
+    if type(value) is str:
+        return _TrustedText(value) if trusted else _Text(value)
+    return _Output(value, trusted)
+
+
 def _prepare(value: Any, should_escape: bool) -> Any:
     """Replace pybars' ``prepare``: like it, but everything not trusted is encoded."""
     kind = type(value)
     if kind is str:
-        return encode(value)
+        return escape(value) if SPECIAL.search(value) else value
+    if kind is _Text:
+        return escape(value) if SPECIAL.search(value) else str.__str__(value)
+    if kind is _TrustedText:
+        return str.__str__(value)
     if value is None:
         return ""
     if kind is strlist:
@@ -84,7 +112,8 @@ def _prepare(value: Any, should_escape: bool) -> Any:
     if kind is Raw:
         return str.__str__(value)  # a plain str: pybars' strlist would split a subclass
     if kind is _Output:
-        return to_text(value.value) if value.trusted else encode(value.value)
+        text = str.__str__(value)  # to_text(value.value)
+        return text if value.trusted or not SPECIAL.search(text) else escape(text)
     if kind is bool:
         return "true" if value else "false"
     return encode(value)
@@ -118,6 +147,30 @@ BUILTIN_HELPERS: dict[str, Callable[..., Any]] = {
     "concat": _concat,
 }
 """Helpers every template has; they take precedence over kernel functions."""
+
+_PYBARS_GLOBALS = {"helpers": {**pybars_compiler._pybars_["helpers"], **BUILTIN_HELPERS}}
+"""pybars' own helpers and ours: what a compiled template starts from (its ``_pybars_``)."""
+
+_pybars_resolve = pybars_compiler.resolve
+
+
+def _resolve(context: Any, *segments: str) -> Any:
+    """The ``resolve`` of pybars, with a short way for the commonest case: a top-level name.
+
+    ``{{name}}`` at the top level resolves in a ``Scope`` over the arguments dict; for a
+    name that is not special (``this``, ``@index``...) and a scope without overrides,
+    pybars' answer is the dict's value when it has the key. Everything else (a missing key
+    included: pybars then tries attributes) is pybars' own ``resolve``.
+    """
+    if len(segments) == 1 and type(context) is Scope and not context.overrides:
+        name = segments[0]
+        inner = context.context
+        if name and name[0] != "@" and name != "this" and type(inner) is dict:
+            try:
+                return inner[name]
+            except KeyError:
+                pass
+    return _pybars_resolve(context, *segments)
 
 
 class _Calls:
@@ -180,6 +233,8 @@ def _compile(config: PromptTemplateConfig) -> tuple[Any, Callable[..., Any]]:
     code = compile(container.full_code, "<handlebars template>", "exec", dont_inherit=True)
     exec(code, namespace)  # pybars' own step: code generated from the template, literals repr'd
     namespace["prepare"] = _prepare
+    namespace["resolve"] = _resolve
+    namespace["_pybars_"] = _PYBARS_GLOBALS
     return tree, namespace[container.name]
 
 
@@ -219,6 +274,7 @@ class HandlebarsPromptTemplate:
     """
 
     __slots__ = (
+        "_blocking_helpers",
         "_config",
         "_defaults",
         "_helpers",
@@ -241,6 +297,7 @@ class HandlebarsPromptTemplate:
         self._trusted = config.trusted_names()
         self._nonce = secrets.token_hex(8)
         self._pattern = re.compile("\x00" + self._nonce + r"(\d+)\x00")
+        self._blocking_helpers: dict[str, tuple[Any, Blocking, Callable[..., str]]] = {}
 
     @property
     def config(self) -> PromptTemplateConfig:
@@ -262,21 +319,22 @@ class HandlebarsPromptTemplate:
         """
         raw_args = merged_arguments(self._defaults, arguments or {})
         context = trusted_context(raw_args, self._trusted)
-        calls = _Calls(self._nonce)
-        helpers = dict(BUILTIN_HELPERS)
         found: list[tuple[str, Any, Blocking | None]] = []
         for name, candidates in self._helpers:
             if name not in context:
                 function = resolve_helper(kernel, candidates)
                 if function is not None:
                     found.append((name, function, blocking_invoker(kernel, function)))
-        blocking = all(call is not None for _, _, call in found)
-        for name, function, call in found:
-            helpers[name] = (
-                self._blocking(function, call, name, raw_args)
-                if blocking and call is not None
-                else _deferred(calls, function, name)
-            )
+        helpers: dict[str, Callable[..., Any]] = {}  # kernel functions (pybars adds the rest)
+        calls: _Calls | None = None
+        if all(call is not None for _, _, call in found):
+            for name, function, call in found:
+                assert call is not None
+                helpers[name] = self._blocking(function, call, name)
+        else:
+            calls = _Calls(self._nonce)
+            for name, function, _ in found:
+                helpers[name] = _deferred(calls, function, name)
         try:
             text = str(self._render(context, helpers=helpers))
         except TemplateError as exc:  # from a blocking call: as the awaiting path reports it
@@ -286,23 +344,37 @@ class HandlebarsPromptTemplate:
         except Exception as exc:  # e.g. a helper called with the wrong arguments
             problem = f"handlebars: {type(exc).__name__}: {exc}"
             raise TemplateError(problem, file=self._config.source_file) from None
-        if not calls.pending:
+        if calls is None or not calls.pending:
             return text
         try:
             return await self._finish(kernel, text, calls, raw_args)
         except TemplateError as exc:
             raise in_file(exc, self._config.source_file) from exc.__cause__
 
-    def _blocking(
-        self, function: Any, call: Blocking, name: str, args: Mapping[str, Any]
-    ) -> Callable[..., _Output]:
-        """A helper that calls ``function`` now (see :func:`blocking_invoker`)."""
+    def _blocking(self, function: Any, call: Blocking, name: str) -> Callable[..., str]:
+        """A helper that calls ``function`` now (see :func:`blocking_invoker`).
+
+        It reads the template's arguments from the scope pybars passes (its root is the
+        render's context), so it does not depend on the render and is made once per
+        function found under ``name``.
+        """
+        hit = self._blocking_helpers.get(name)
+        if hit is not None and hit[0] is function and hit[1] is call:
+            return hit[2]
         trusted = self._config.allow_dangerously_set_content
+        view = function.view
 
-        def helper(this: Any, *positional: Any, **named: Any) -> _Output:
-            bound = _bind(function, args, positional, named, name, _native)
-            return _Output(call(bound, name), trusted)
+        def helper(this: Any, *positional: Any, **named: Any) -> str:
+            if positional:
+                positional = tuple(map(_native, positional))
+            for key, value in named.items():
+                if type(value) in _OUTPUTS:
+                    named[key] = _native(value)
+            root = this.root if type(this) is Scope else {}
+            bound = bind_arguments(view, root, positional, named, where=name)
+            return _output(call(bound, name), trusted)
 
+        self._blocking_helpers[name] = (function, call, helper)
         return helper
 
     async def _finish(
@@ -338,15 +410,21 @@ def _bind(
     return bind_arguments(
         function.view,
         args,
-        tuple(value_of(a) for a in positional),
-        {k: value_of(v) for k, v in named.items()},
+        tuple(map(value_of, positional)) if positional else (),
+        {k: value_of(v) for k, v in named.items()} if named else None,
         where=name,
     )
 
 
+_OUTPUTS = frozenset({_Output, _Text, _TrustedText})
+
+
 def _native(value: Any) -> Any:
     """A blocking helper's output passed to another function: the value, not its text."""
-    return value.value if type(value) is _Output else value
+    kind = type(value)
+    if kind is _Output:
+        return value.value
+    return str.__str__(value) if kind is _Text or kind is _TrustedText else value
 
 
 def _variables(tree: Any) -> list[str]:

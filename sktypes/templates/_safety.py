@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import to_json
 
-__all__ = ["Raw", "encode", "to_text", "trusted_context"]
+__all__ = ["SPECIAL", "Raw", "encode", "to_text", "trusted_context"]
 
 
 class Raw(str):
@@ -46,7 +46,8 @@ def to_text(value: Any) -> str:
     return str(value)
 
 
-_SPECIAL = re.compile("[&<>\"']")
+SPECIAL = re.compile("[&<>\"']")
+"""The characters :func:`encode` replaces."""
 
 
 def encode(value: Any) -> str:
@@ -55,7 +56,7 @@ def encode(value: Any) -> str:
     if kind is Raw:
         return str.__str__(value)
     text: str = value if kind is str else to_text(value)
-    return escape(text) if _SPECIAL.search(text) else text
+    return escape(text) if SPECIAL.search(text) else text
 
 
 def trusted_context(
@@ -63,12 +64,13 @@ def trusted_context(
     trusted: frozenset[str] | None,
     mark: Callable[[str], str] = Raw,
 ) -> dict[str, Any]:
-    """A copy of ``arguments`` with trusted string values marked (:class:`Raw` by default).
+    """``arguments`` with trusted string values marked (:class:`Raw` by default).
 
-    ``trusted`` holds the trusted names (``None``: every variable is trusted).
+    ``trusted`` holds the trusted names (``None``: every variable is trusted). A copy when
+    anything is marked; ``arguments`` itself (which the caller owns) when nothing is.
     """
     if trusted is None:
         return {k: mark(v) if isinstance(v, str) else v for k, v in arguments.items()}
     if not trusted:
-        return dict(arguments)
+        return arguments
     return {k: mark(v) if isinstance(v, str) and k in trusted else v for k, v in arguments.items()}

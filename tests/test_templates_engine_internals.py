@@ -1,0 +1,174 @@
+"""The engines' shortcuts print, resolve and call exactly as the libraries' own paths do.
+
+- Jinja2: sktypes prints ``{{ expr }}`` through one fused encode step instead of Jinja2's
+  ``escape(finalize(...))`` and builds the render context without copying the globals;
+  every template here renders as a plain Jinja2 sandbox with autoescaping renders it.
+- Handlebars: a top-level ``{{name}}`` is looked up in the arguments dict directly; the
+  answer is pybars' ``resolve``'s for every scope and name.
+- Blocking helpers are made once per function and read the arguments of each render.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from typing import Any
+
+import jinja2
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+from markupsafe import Markup
+from pybars import Scope
+from pybars import _compiler as pybars_compiler
+
+from sktypes.errors import TemplateError
+from sktypes.kernel import Kernel
+from sktypes.templates import InputVariable, PromptTemplateConfig, create_prompt_template
+from sktypes.templates._handlebars import _resolve
+from sktypes.templates._jinja import _finalize
+
+JINJA_TEMPLATES = [
+    "{{ v }}|{{ w }}",
+    "{{ v ~ w }}",
+    "{{ v|upper }}{{ v|e }}{{ v|safe }}",
+    '{{ items|join(", ") }}',
+    '{{ v|replace("a", "<b>") }}',
+    "{% macro m(x) %}<b>{{ x }}</b>{% endmacro %}{{ m(v) }}{{ m(w) }}",
+    "{% set s %}<i>{{ v }}</i>{% endset %}{{ s }}{{ s|length }}",
+    "{% autoescape false %}{{ v }}{% endautoescape %}{{ v }}",
+    "{% autoescape flag %}{{ v }}{% endautoescape %}{{ w }}",
+    "{% for x in items %}{{ loop.index }}:{{ x }};{% endfor %}",
+    "{{ missing }}[{{ none }}]",
+    "{{ missing.attr }}",  # an error in both
+    "{{ '<lit>' }}{{ 1 < 2 }}{{ 3 }}",
+    "{{ v if flag else w }}",
+    "{% filter upper %}{{ v }}&{% endfilter %}",
+    '{{ "%s-%s"|format(v, w) }}',
+    "{{ items }}{{ mapping }}{{ mapping.k }}",
+    "{{ v|tojson }}",
+    "{% if flag %}{{ number }}{% else %}{{ number * 2 }}{% endif %}",
+    "{% macro twice() %}{{ v }}{{ v }}{% endmacro %}{{ twice() }}",
+    "{% macro box() %}[{{ caller() }}]{% endmacro %}{% call box() %}{{ v }}{% endcall %}",
+]
+
+texts = st.text(alphabet="ab<>&\"'` \n{}%#", max_size=8)
+
+
+_REFERENCE = ImmutableSandboxedEnvironment(autoescape=True, finalize=_finalize)
+"""The same sandbox with Jinja2's own autoescaping and sktypes' ``finalize``."""
+
+
+@functools.cache
+def reference(source: str) -> jinja2.Template:
+    return _REFERENCE.from_string(source)
+
+
+@functools.cache
+def ours(source: str, trusted: bool) -> Any:
+    inputs = [InputVariable(name="v", allow_dangerously_set_content=trusted)]
+    config = PromptTemplateConfig(template=source, template_format="jinja2", input_variables=inputs)
+    return create_prompt_template(config)
+
+
+def jinja_outcome(render: Any) -> str:
+    try:
+        return str(render())
+    except (jinja2.TemplateError, TemplateError):  # both fail (sktypes names no kernel)
+        return "error"
+
+
+@pytest.mark.parametrize("source", JINJA_TEMPLATES)
+@given(
+    v=texts,
+    w=st.one_of(texts, st.integers(), st.none(), st.booleans()),
+    items=st.lists(texts, max_size=3),
+    flag=st.booleans(),
+    trusted=st.booleans(),
+)
+def test_jinja2_prints_as_jinja2_autoescaping_does(
+    source: str, v: str, w: Any, items: list[str], flag: bool, trusted: bool
+) -> None:
+    variables = {
+        "v": v,
+        "w": w,
+        "items": items,
+        "flag": flag,
+        "number": 21,
+        "none": None,
+        "mapping": {"k": v},
+    }
+    expected = {**variables, "v": Markup(v) if trusted else v}
+    assert jinja_outcome(
+        lambda: asyncio.run(ours(source, trusted).render(None, variables))
+    ) == jinja_outcome(lambda: reference(source).render(expected))
+
+
+def scopes() -> st.SearchStrategy[Any]:
+    values = st.one_of(st.text(max_size=3), st.integers(), st.none(), st.lists(st.integers()))
+    names = st.sampled_from(["a", "b", "items", "keys", "this", "@index", "@root", "", "@@x"])
+    contexts = st.one_of(
+        st.dictionaries(names, values, max_size=4),
+        st.lists(st.integers(), max_size=3),
+        values,
+    )
+    return st.builds(
+        Scope,
+        contexts,
+        st.none(),
+        st.dictionaries(names, values, max_size=2),
+        overrides=st.one_of(st.none(), st.dictionaries(names, values, max_size=2)),
+        index=st.one_of(st.none(), st.integers(0, 3)),
+    )
+
+
+@given(
+    context=st.one_of(scopes(), st.dictionaries(st.text(max_size=2), st.integers())),
+    segments=st.lists(
+        st.sampled_from(["a", "b", "items", "keys", "this", "@index", "@root", "", "@@x", "0"]),
+        min_size=1,
+        max_size=3,
+    ),
+)
+def test_handlebars_resolves_names_as_pybars_does(context: Any, segments: list[str]) -> None:
+    def answer(resolve: Any) -> Any:
+        try:
+            return ("value", resolve(context, *segments))
+        except Exception as exc:  # pybars' own errors for odd paths: the same ones
+            return ("error", type(exc))
+
+    assert answer(_resolve) == answer(pybars_compiler.resolve)
+
+
+class Shop:
+    def __init__(self, rate: int) -> None:
+        self.rate = rate
+
+    def price(self, item: str, qty: int = 1) -> str:
+        """Price of ``qty`` items."""
+        return f"{item}x{qty}={qty * self.rate}"
+
+
+def shop_kernel(rate: int) -> Kernel:
+    kernel = Kernel()
+    kernel.add_function(Shop(rate).price, "shop")
+    return kernel
+
+
+@pytest.mark.parametrize(
+    ("fmt", "source"),
+    [
+        ("handlebars", "{{#each items}}{{shop-price this}};{{/each}}{{shop-price item}}"),
+        ("jinja2", "{% for i in items %}{{ shop_price(i) }};{% endfor %}{{ shop_price(item) }}"),
+    ],
+)
+def test_helpers_made_once_read_each_renders_arguments_and_kernel(fmt: str, source: str) -> None:
+    template = create_prompt_template(PromptTemplateConfig(template=source, template_format=fmt))
+
+    def render(kernel: Kernel, **arguments: Any) -> str:
+        return asyncio.run(template.render(kernel, arguments))
+
+    assert render(shop_kernel(2), items=["a"], item="b", qty=3) == "ax3=6;bx3=6"
+    assert render(shop_kernel(2), items=[], item="c") == "cx1=2"
+    assert render(shop_kernel(5), items=["d"], item="e", qty=2) == "dx2=10;ex2=10"
