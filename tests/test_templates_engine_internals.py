@@ -26,6 +26,7 @@ from pybars import _compiler as pybars_compiler
 from sktypes.errors import TemplateError
 from sktypes.kernel import Kernel
 from sktypes.templates import InputVariable, PromptTemplateConfig, create_prompt_template
+from sktypes.templates._calls import kernel_plugins, resolve_helper
 from sktypes.templates._handlebars import _resolve
 from sktypes.templates._jinja import _finalize
 
@@ -172,3 +173,34 @@ def test_helpers_made_once_read_each_renders_arguments_and_kernel(fmt: str, sour
     assert render(shop_kernel(2), items=["a"], item="b", qty=3) == "ax3=6;bx3=6"
     assert render(shop_kernel(2), items=[], item="c") == "cx1=2"
     assert render(shop_kernel(5), items=["d"], item="e", qty=2) == "dx2=10;ex2=10"
+
+
+def lookup_kernel() -> Kernel:
+    kernel = Kernel()
+    kernel.add_function(Shop(1).price, "my_shop")
+    kernel.add_function(Shop(1).price, "my")
+    kernel.add_function(Shop(1).price, "")  # a bare function name
+    return kernel
+
+
+@given(
+    names=st.lists(
+        st.sampled_from(["my_shop.price", "my.price", "my.shop_price", "price", "x.y", "", "."]),
+        max_size=3,
+    )
+)
+def test_looking_up_in_the_plugins_finds_what_get_function_finds(names: list[str]) -> None:
+    kernel = lookup_kernel()
+    candidates = tuple(names)
+    direct = resolve_helper(kernel, candidates, kernel_plugins(kernel))
+    assert direct is resolve_helper(kernel, candidates)
+
+
+def test_a_jinja2_name_with_underscores_finds_its_plugin() -> None:
+    kernel = Kernel()
+    kernel.add_function(Shop(3).price, "my_shop")
+    source = "{{ my_shop_price('tea', qty=2) }}"
+    template = create_prompt_template(
+        PromptTemplateConfig(template=source, template_format="jinja2")
+    )
+    assert asyncio.run(template.render(kernel, {})) == "teax2=6"

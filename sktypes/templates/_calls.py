@@ -25,11 +25,14 @@ from sktypes.views import FunctionView, ParameterView, ParameterViewType
 __all__ = [
     "Blocking",
     "bind_arguments",
+    "blocking_call",
     "blocking_invoker",
+    "blocking_kernel",
     "find_function",
     "helper_candidates",
     "in_file",
     "invoke",
+    "kernel_plugins",
     "resolve_helper",
 ]
 
@@ -67,11 +70,40 @@ def helper_candidates(name: str, separator: str, *, bare: bool = True) -> tuple[
     return tuple(out)
 
 
-def resolve_helper(kernel: TemplateKernel | None, candidates: tuple[str, ...]) -> Any | None:
-    """Return the first function the kernel has among ``candidates``, or ``None``."""
+def kernel_plugins(kernel: TemplateKernel | None) -> Mapping[str, Any] | None:
+    """The plugins of a :class:`sktypes.kernel.Kernel` whose lookup is its own, else ``None``.
+
+    Found once per render, for :func:`resolve_helper`.
+    """
+    kernel_class = _kernel_class()
+    if isinstance(kernel, kernel_class) and type(kernel).get_function is kernel_class.get_function:
+        plugins: Mapping[str, Any] = kernel.plugins
+        return plugins
+    return None
+
+
+def resolve_helper(
+    kernel: TemplateKernel | None,
+    candidates: tuple[str, ...],
+    plugins: Mapping[str, Any] | None = None,
+) -> Any | None:
+    """Return the first function the kernel has among ``candidates``, or ``None``.
+
+    With ``plugins`` (:func:`kernel_plugins`), a ``Plugin.function`` candidate is looked
+    up in them directly, as ``Kernel.get_function`` would: a miss raises (and formats) no
+    error suggesting close names, and a hit parses nothing.
+    """
     if kernel is None:
         return None
     for candidate in candidates:
+        if plugins is not None:
+            plugin_name, dot, name = candidate.partition(".")
+            if dot:
+                plugin = plugins.get(plugin_name)
+                function = plugin.get(name) if plugin is not None else None
+                if function is not None:
+                    return function
+                continue
         try:
             return kernel.get_function(candidate)
         except (SktypesError, LookupError):
@@ -188,13 +220,25 @@ def blocking_invoker(kernel: TemplateKernel | None, function: Any) -> Blocking |
     :func:`invoke` reports them — and a template can render synchronously (Jinja2's sync
     mode is about a third faster than its async mode).
     """
+    return blocking_call(function) if blocking_kernel(kernel) else None
+
+
+def blocking_kernel(kernel: TemplateKernel | None) -> bool:
+    """Whether ``kernel`` can run calls inline: the kernel half of :func:`blocking_invoker`.
+
+    That is a :class:`sktypes.kernel.Kernel` (``invoke`` not overridden) without filters;
+    checked once per render.
+    """
     kernel_class = _kernel_class()
-    if (
-        not isinstance(kernel, kernel_class)
-        or type(kernel).invoke is not kernel_class.invoke
-        or kernel.filters
-    ):
-        return None
+    return (
+        isinstance(kernel, kernel_class)
+        and type(kernel).invoke is kernel_class.invoke
+        and not kernel.filters
+    )
+
+
+def blocking_call(function: Any) -> Blocking | None:
+    """The function half of :func:`blocking_invoker` (cached by identity)."""
     hit = _BLOCKING.get(id(function))
     if hit is not None and hit[0] is function:
         return hit[1]

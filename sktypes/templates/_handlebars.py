@@ -30,10 +30,12 @@ from sktypes.errors import TemplateError, UnknownTemplateFormatError
 from sktypes.templates._calls import (
     Blocking,
     bind_arguments,
-    blocking_invoker,
+    blocking_call,
+    blocking_kernel,
     helper_candidates,
     in_file,
     invoke,
+    kernel_plugins,
     resolve_helper,
 )
 from sktypes.templates._config import (
@@ -320,11 +322,12 @@ class HandlebarsPromptTemplate:
         raw_args = merged_arguments(self._defaults, arguments or {})
         context = trusted_context(raw_args, self._trusted)
         found: list[tuple[str, Any, Blocking | None]] = []
+        inline, plugins = blocking_kernel(kernel), kernel_plugins(kernel)
         for name, candidates in self._helpers:
             if name not in context:
-                function = resolve_helper(kernel, candidates)
+                function = resolve_helper(kernel, candidates, plugins)
                 if function is not None:
-                    found.append((name, function, blocking_invoker(kernel, function)))
+                    found.append((name, function, blocking_call(function) if inline else None))
         helpers: dict[str, Callable[..., Any]] = {}  # kernel functions (pybars adds the rest)
         calls: _Calls | None = None
         if all(call is not None for _, _, call in found):

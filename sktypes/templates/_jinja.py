@@ -31,10 +31,12 @@ from sktypes.errors import TemplateError, UnknownTemplateFormatError
 from sktypes.templates._calls import (
     Blocking,
     bind_arguments,
-    blocking_invoker,
+    blocking_call,
+    blocking_kernel,
     helper_candidates,
     in_file,
     invoke,
+    kernel_plugins,
     resolve_helper,
 )
 from sktypes.templates._config import (
@@ -190,13 +192,14 @@ class Jinja2PromptTemplate:
         # the sandbox's globals, then the arguments, then the kernel functions
         variables = _GLOBALS | trusted_context(raw_args, self._trusted, Markup)
         found: list[tuple[str, Any, Blocking | None]] = []
+        inline, plugins = blocking_kernel(kernel), kernel_plugins(kernel)
         for name, candidates in self._functions:
             if name not in raw_args:
-                function = resolve_helper(kernel, candidates)
+                function = resolve_helper(kernel, candidates, plugins)
                 if function is None:
                     variables[name] = _missing(kernel, name, candidates)
                 else:
-                    found.append((name, function, blocking_invoker(kernel, function)))
+                    found.append((name, function, blocking_call(function) if inline else None))
         blocking = all(call is not None for _, _, call in found)
         trust = self._config.allow_dangerously_set_content
         for name, function, call in found:
