@@ -292,6 +292,43 @@ def variables_only_entries() -> list[Entry]:
     return entries
 
 
+def target_lines(creates: dict[str, float], renders: dict[str, float]) -> list[str]:
+    """Each target of the issue with the ratio measured in this run."""
+    sk = next((n.rsplit(" ", 1)[0] for n in renders if n.startswith("semantic-kernel ")), None)
+    lines: list[str] = []
+
+    def check(label: str, ratio: float, limit: float, faster: bool = False) -> None:
+        met = ratio >= limit if faster else ratio <= limit
+        want = f">= {limit:g}x faster" if faster else f"<= {limit:g}x"
+        lines.append(f"{label:52} {ratio:7.2f}x  (want {want}: {'met' if met else 'NOT met'})")
+
+    jinja = renders["plain jinja2"]
+    for fmt in ("semantic-kernel", "jinja2"):
+        ours = renders[f"sktypes {fmt} (Kernel)"]
+        check(f"sktypes {fmt} render vs plain jinja2", ours / jinja, 1.5)
+        if sk is not None:
+            faster = 5 if fmt == "semantic-kernel" else 50
+            check(
+                f"  semantic-kernel {fmt} render / sktypes",
+                renders[f"{sk} {fmt}"] / ours,
+                faster,
+                True,
+            )
+    check(
+        "sktypes handlebars render vs plain pybars3",
+        renders["sktypes handlebars (Kernel)"] / renders["plain pybars3"],
+        1.2,
+    )
+    if sk is not None:
+        ours = creates["sktypes semantic-kernel (Kernel)"]
+        check(
+            "sktypes SK-syntax create vs semantic-kernel's",
+            ours / creates[f"{sk} semantic-kernel"],
+            1.0,
+        )
+    return lines
+
+
 def main() -> None:
     plain, out1 = plain_entries()
     ours, out2 = sktypes_entries()
@@ -310,6 +347,10 @@ def main() -> None:
         render = f"{renders[e.name]:10.1f}" if e.name in renders else f"{'-':>10}"
         ratio = f"{renders[e.name] / baseline:15.2f}x" if e.name in renders else f"{'':>16}"
         print(f"{e.name:40} {create} {render} {ratio} {e.note}".rstrip())
+    print()
+    print("Targets (issue 7), from this run:")
+    for line in target_lines(creates, renders):
+        print(f"  {line}")
     print()
     print("Rendered outputs (tail), to check every engine renders the same text:")
     for name, text in {**out1, **out2, **out3}.items():
