@@ -204,3 +204,24 @@ def test_a_jinja2_name_with_underscores_finds_its_plugin() -> None:
         PromptTemplateConfig(template=source, template_format="jinja2")
     )
     assert asyncio.run(template.render(kernel, {})) == "teax2=6"
+
+
+@pytest.mark.parametrize("blocking", [True, False])
+def test_a_jinja2_template_can_call_a_kernel_function_but_not_reach_into_it(
+    blocking: bool,
+) -> None:
+    kernel = shop_kernel(2)
+    if not blocking:
+        kernel.add_filter(passthrough)
+    source = (
+        "{{ shop_price('tea') }}|{{ shop_price._kernel }}{{ shop_price._function }}"
+        "{{ shop_price.kernel }}{{ shop_price.function }}{{ shop_price.__class__ }}|"
+    )
+    template = create_prompt_template(
+        PromptTemplateConfig(template=source, template_format="jinja2")
+    )
+    assert asyncio.run(template.render(kernel, {})) == "teax1=2||"
+
+
+async def passthrough(context: Any, call_next: Any) -> None:
+    await call_next(context)

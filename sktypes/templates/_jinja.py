@@ -234,10 +234,12 @@ class _KernelCall:
     """A kernel function as a Jinja2 callable: binds the call's arguments, then invokes.
 
     Blocking (``call`` given) when the whole render is synchronous, else it returns the
-    invocation's coroutine, which Jinja2's async mode awaits.
+    invocation's coroutine, which Jinja2's async mode awaits. Its attributes start with
+    ``_``, which the sandbox never lets a template read: a template can call it, not reach
+    the kernel or the function through it.
     """
 
-    __slots__ = ("arguments", "call", "function", "kernel", "name", "trust")
+    __slots__ = ("_arguments", "_call", "_function", "_kernel", "_name", "_trust")
 
     def __init__(
         self,
@@ -248,21 +250,21 @@ class _KernelCall:
         arguments: Mapping[str, Any],
         trust: bool,
     ) -> None:
-        self.kernel, self.function, self.call = kernel, function, call
-        self.name, self.arguments, self.trust = name, arguments, trust
+        self._kernel, self._function, self._call = kernel, function, call
+        self._name, self._arguments, self._trust = name, arguments, trust
 
     def __call__(self, *positional: Any, **named: Any) -> Any:
         bound = bind_arguments(
-            self.function.view, self.arguments, positional, named, where=self.name
+            self._function.view, self._arguments, positional, named, where=self._name
         )
-        if self.call is None:
+        if self._call is None:
             return self._later(bound)
-        value = self.call(bound, self.name)
-        return Markup(to_text(value)) if self.trust else value
+        value = self._call(bound, self._name)
+        return Markup(to_text(value)) if self._trust else value
 
     async def _later(self, bound: dict[str, Any]) -> Any:
-        value = await invoke(self.kernel, self.function, bound, where=self.name)
-        return Markup(to_text(value)) if self.trust else value
+        value = await invoke(self._kernel, self._function, bound, where=self._name)
+        return Markup(to_text(value)) if self._trust else value
 
 
 def _context(template: jinja2.Template, variables: dict[str, Any]) -> Context:
