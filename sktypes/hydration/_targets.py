@@ -233,6 +233,8 @@ class SchemaTarget(Target):
 
 _PLAIN_TYPES = (str, int, float, bool)
 """Native parameter types whose exact instances pydantic's lax validation returns as they are."""
+_IMMUTABLE = frozenset({str, int, float, bool, type(None), bytes})
+"""Default values of these types are filled in as they are; others are deep-copied per call."""
 
 
 class FunctionTarget(Target):
@@ -272,6 +274,12 @@ class FunctionTarget(Target):
         if plain and all(p.native_type in _PLAIN_TYPES for p in view.parameters):
             self._plain = {p.name: p.native_type for p in view.parameters}
         self._required = frozenset(p.name for p in view.parameters if p.is_required)
+        # defaults filled in by _finish: immutable ones as they are, others copied per call
+        self._defaults = tuple(
+            (p.name, p.default_value, type(p.default_value) not in _IMMUTABLE)
+            for p in view.parameters
+            if not p.is_required and not is_partial
+        )
 
     def from_json(self, raw: str | bytes, strict: bool) -> Any:
         """Validate the arguments object, then apply defaults."""
@@ -298,14 +306,17 @@ class FunctionTarget(Target):
         unchanged, so it is not called. Defaults are applied as by :meth:`from_value`.
         """
         plain = self._plain
-        if (
-            plain is not None
-            and type(value) is dict
-            and self._required <= value.keys()
-            and all(type(v) is plain.get(k) for k, v in value.items())
-        ):
-            return self._finish(dict(value))
-        return None
+        if plain is None or type(value) is not dict or not self._required <= value.keys():
+            return None
+        for key, item in value.items():
+            if type(item) is not plain.get(key):
+                return None
+        return self._finish(dict(value))
+
+    @property
+    def is_plain(self) -> bool:
+        """Whether :meth:`plain_arguments` can ever answer (every parameter a plain scalar)."""
+        return self._plain is not None
 
     def from_value(self, value: Any, strict: bool) -> Any:
         """Validate a parsed arguments object, then apply defaults."""
@@ -328,13 +339,13 @@ class FunctionTarget(Target):
         return out
 
     def _finish(self, out: dict[str, Any]) -> dict[str, Any]:
-        problems = self._schema_problems(out)
-        if problems:
-            raise Invalid(problems)
-        if not self._is_partial:
-            for p in self.view.parameters:
-                if not p.is_required and p.name not in out:
-                    out[p.name] = copy.deepcopy(p.default_value)
+        if self.schemas:
+            problems = self._schema_problems(out)
+            if problems:
+                raise Invalid(problems)
+        for name, default, mutable in self._defaults:
+            if name not in out:
+                out[name] = copy.deepcopy(default) if mutable else default
         return out
 
     def partial(self) -> Target:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from sktypes._identity import by_identity
 from sktypes.content._codec import to_json_value
 from sktypes.errors import ContentError, ErrorDetail, HydrationError
 from sktypes.kernel._function import KernelFunction
@@ -56,69 +57,39 @@ def prepare_arguments(fn: KernelFunction, arguments: Mapping[str, Any]) -> dict[
 
 
 _PLAIN = frozenset({str, int, float, bool})
-_PLAIN_TYPES = (str, int, float, bool)
 FastPath = Callable[[dict[str, Any]], "dict[str, Any] | None"]
 """Ready arguments for ``arguments`` taken as they are, or ``None``: take the full path."""
-_FAST_PATHS: dict[int, tuple[KernelFunction, FastPath | None]] = {}
 
 
+@by_identity
 def fast_path(fn: KernelFunction) -> FastPath | None:
-    """:func:`prepare_arguments` for the commonest functions, in one step (cached by identity).
+    """:func:`prepare_arguments` for the commonest functions, in one step (kept per function).
 
     For a function whose parameters are all ``str``/``int``/``float``/``bool`` (no
-    ``**kwargs``) and whose schema the compiled check covers: arguments each of exactly
-    its parameter's type that the check accepts are already valid *and* native, so they
-    pass as they are, defaults filled in. When the schema says nothing but those types
-    (the usual introspected function), the exact-type test and the required names are the
-    whole check. Anything else gives ``None``: the full path decides (and reports).
+    ``**kwargs``), hydration has a shortcut (``FunctionTarget.plain_arguments``): values
+    each of exactly its parameter's type, required names present, no unknown names, are
+    already native. Validation is then the compiled check — or nothing more, when the
+    schema says no more than those types and required names (the usual introspected
+    function). Anything else gives ``None``: the full path decides (and reports).
     """
-    hit = _FAST_PATHS.get(id(fn))
-    if hit is not None and hit[0] is fn:
-        return hit[1]
-    fast = _build_fast_path(fn)
-    if len(_FAST_PATHS) > 4096:
-        _FAST_PATHS.clear()
-    _FAST_PATHS[id(fn)] = (fn, fast)
-    return fast
-
-
-def _build_fast_path(fn: KernelFunction) -> FastPath | None:
+    from sktypes.hydration._targets import function_target
     from sktypes.validate import quick_check
 
-    view = fn.view
-    if not fn.hydrate or view.accepts_extra:
+    if not fn.hydrate:
         return None
-    kinds: dict[str, type] = {}
-    defaults: list[tuple[str, Any]] = []
-    for p in view.parameters:
-        if p.native_type not in _PLAIN_TYPES:  # a tuple: a native type may not be hashable
-            return None
-        kinds[p.name] = p.native_type
-        if not p.is_required:
-            if p.default_value is not None and type(p.default_value) not in _PLAIN:
-                return None  # a mutable default is copied per call: the full path does it
-            defaults.append((p.name, p.default_value))
-    schema = view.parameters_schema
-    required = frozenset(p.name for p in view.parameters if p.is_required)
-    check = None  # a schema of bare types: the exact-type test below is the whole check
-    if _types_only(schema, kinds):
-        required |= frozenset(schema.get("required", ()))
-    else:
-        check = quick_check(view)
-        if check is None:
-            return None
+    view = fn.view
+    target = function_target(view)
+    if not target.is_plain:
+        return None
+    plain: FastPath = target.plain_arguments
+    if _types_only(view):
+        return plain
+    check = quick_check(view)
+    if check is None:
+        return None
 
     def ready(arguments: dict[str, Any]) -> dict[str, Any] | None:
-        for key, value in arguments.items():
-            if type(value) is not kinds.get(key):
-                return None
-        if not required <= arguments.keys() or (check is not None and not check(arguments)):
-            return None
-        out = dict(arguments)
-        for name, default in defaults:
-            if name not in out:
-                out[name] = default
-        return out
+        return plain(arguments) if check(arguments) else None
 
     return ready
 
@@ -130,16 +101,24 @@ _OBJECT_KEYS = frozenset(
 )
 
 
-def _types_only(schema: Mapping[str, Any], kinds: Mapping[str, type]) -> bool:
-    """Whether ``schema`` says no more than each parameter's JSON type (and notes)."""
-    properties = schema.get("properties", {})
+def _types_only(view: FunctionView) -> bool:
+    """Whether the arguments schema says no more than the view's parameters do.
+
+    That is: an object of exactly the parameters, each of its native type's JSON type
+    (plus notes such as descriptions), required exactly where the parameters are, nothing
+    else allowed — what ``plain_arguments`` already checks.
+    """
+    schema = view.parameters_schema
+    kinds = {p.name: p.native_type for p in view.parameters}
     required = schema.get("required", [])
+    properties = schema.get("properties", {})
     if (
         not schema.keys() <= _OBJECT_KEYS
         or schema.get("type") != "object"
-        or not isinstance(required, list)
-        or not all(isinstance(name, str) and name in kinds for name in required)
         or schema.get("additionalProperties") is not False
+        or not isinstance(required, list)
+        or not all(isinstance(name, str) for name in required)
+        or set(required) != {p.name for p in view.parameters if p.is_required}
         or not isinstance(properties, Mapping)
         or properties.keys() != kinds.keys()
     ):
@@ -147,7 +126,7 @@ def _types_only(schema: Mapping[str, Any], kinds: Mapping[str, type]) -> bool:
     return all(
         isinstance(prop, Mapping)
         and prop.keys() <= _NOTES
-        and prop.get("type") == _JSON_TYPES[kinds[name]]
+        and prop.get("type") == _JSON_TYPES.get(kinds[name])
         for name, prop in properties.items()
     )
 

@@ -17,6 +17,7 @@ import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from sktypes._identity import by_identity
 from sktypes.errors import HydrationError, SktypesError, TemplateError
 from sktypes.hydration import hydrate
 from sktypes.templates._protocols import TemplateFunction, TemplateKernel
@@ -151,23 +152,13 @@ def bind_arguments(
 
 
 _TEXT_TYPES = frozenset({ParameterViewType.STRING, None})
-_SHAPES: dict[int, tuple[FunctionView, tuple[str, ...], dict[str, ParameterView]]] = {}
 
 
+@by_identity
 def _shape(view: FunctionView) -> tuple[tuple[str, ...], dict[str, ParameterView]]:
-    """The view's parameter names, and its parameters that are not text, by name.
-
-    Cached by identity: hashing a view hashes every schema, which would cost more than
-    the lookup saves.
-    """
-    hit = _SHAPES.get(id(view))
-    if hit is not None and hit[0] is view:
-        return hit[1], hit[2]
+    """The view's parameter names, and its parameters that are not text, by name."""
     names = tuple(p.name for p in view.parameters)
     typed = {p.name: p for p in view.parameters if p.type not in _TEXT_TYPES}
-    if len(_SHAPES) > 4096:
-        _SHAPES.clear()
-    _SHAPES[id(view)] = (view, names, typed)
     return names, typed
 
 
@@ -237,19 +228,10 @@ def blocking_kernel(kernel: TemplateKernel | None) -> bool:
     )
 
 
+@by_identity
 def blocking_call(function: Any) -> Blocking | None:
-    """The function half of :func:`blocking_invoker` (cached by identity)."""
-    hit = _BLOCKING.get(id(function))
-    if hit is not None and hit[0] is function:
-        return hit[1]
-    call = _blocking_call(function) if _plain_function(function) else None
-    if len(_BLOCKING) > 4096:
-        _BLOCKING.clear()
-    _BLOCKING[id(function)] = (function, call)
-    return call
-
-
-_BLOCKING: dict[int, tuple[Any, Blocking | None]] = {}
+    """The function half of :func:`blocking_invoker` (kept per function)."""
+    return _blocking_call(function) if _plain_function(function) else None
 
 
 def _blocking_call(function: Any) -> Blocking:

@@ -1,0 +1,36 @@
+"""``by_identity``: one value per object, told apart by identity, never by equality."""
+
+from __future__ import annotations
+
+from sktypes._identity import by_identity
+
+
+def test_a_value_is_built_once_per_object_and_equal_objects_are_not_confused() -> None:
+    built: list[list[int]] = []
+
+    @by_identity
+    def total(numbers: list[int]) -> int:
+        """Sum of the numbers."""
+        built.append(numbers)
+        return sum(numbers)
+
+    first, twin = [1, 2], [1, 2]
+    assert total(first) == 3 and total(first) == 3
+    assert total(twin) == 3
+    assert built == [first, twin] and built[0] is first and built[1] is twin
+    assert total.__doc__ == "Sum of the numbers." and total.__name__ == "total"
+
+
+def test_a_full_cache_starts_again_and_still_answers() -> None:
+    calls: list[object] = []
+
+    def build(obj: object) -> int:
+        calls.append(obj)
+        return len(calls)
+
+    cached = by_identity(build, limit=2)
+    a, b, c = object(), object(), object()
+    assert [cached(a), cached(b), cached(a)] == [1, 2, 1]
+    assert cached(c) == 3  # full: cleared, then c kept
+    assert cached(a) == 4  # built again after the clearing
+    assert cached(c) == 3
