@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import re
 import types
 from typing import Annotated, Any
 
@@ -119,3 +120,19 @@ def test_the_kernel_invokes_through_the_fast_path_with_the_same_result() -> None
     kernel.add_function(plain, "p")
     result = asyncio.run(kernel.invoke("p.plain", {"a": 7, "d": "y"}))
     assert result.value == "71.5Falsey"
+
+
+def test_find_function_answers_as_get_function_without_raising() -> None:
+    kernel = Kernel()
+    kernel.add_function(plain, "a")
+    kernel.add_function(plain, "b")
+    kernel.add_function(scalars, "a")
+    assert kernel.find_function("a.plain") is kernel.get_function("a.plain")
+    assert kernel.find_function("scalars") is kernel.get_function("scalars")
+    assert kernel.find_function("plain", "b") is kernel.get_function("plain", "b")
+    assert kernel.find_function("plain") is None  # ambiguous: get_function explains
+    with pytest.raises(SktypesError, match=re.escape("ambiguous: one of ['a.plain', 'b.plain']")):
+        kernel.get_function("plain")
+    assert kernel.find_function("a.nope") is None
+    with pytest.raises(SktypesError, match=re.escape("no function named 'a.nope'")):
+        kernel.get_function("a.nope")

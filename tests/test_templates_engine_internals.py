@@ -26,7 +26,7 @@ from pybars import _compiler as pybars_compiler
 from sktypes.errors import TemplateError
 from sktypes.kernel import Kernel
 from sktypes.templates import InputVariable, PromptTemplateConfig, create_prompt_template
-from sktypes.templates._calls import kernel_plugins, resolve_helper
+from sktypes.templates._calls import kernel_finder, resolve_helper
 from sktypes.templates._handlebars import _resolve
 from sktypes.templates._jinja import _finalize
 
@@ -189,10 +189,10 @@ def lookup_kernel() -> Kernel:
         max_size=3,
     )
 )
-def test_looking_up_in_the_plugins_finds_what_get_function_finds(names: list[str]) -> None:
+def test_finding_without_errors_finds_what_get_function_finds(names: list[str]) -> None:
     kernel = lookup_kernel()
     candidates = tuple(names)
-    direct = resolve_helper(kernel, candidates, kernel_plugins(kernel))
+    direct = resolve_helper(kernel, candidates, kernel_finder(kernel))
     assert direct is resolve_helper(kernel, candidates)
 
 

@@ -156,23 +156,30 @@ class Kernel:
             KernelError: no such function (the message suggests close names), or a bare
                 name several plugins share.
         """
-        if plugin_name is None and "." in name:
-            plugin_name, name = name.split(".", 1)
-        if plugin_name is not None:
-            plugin = self.plugins.get(plugin_name)
-            function = plugin.get(name) if plugin is not None else None
-            if isinstance(function, KernelFunction):
-                return function
-        else:
-            found = [p[name] for p in self.plugins.values() if name in p]
-            if len(found) == 1:
-                return found[0]
+        function = self.find_function(name, plugin_name)
+        if function is not None:
+            return function
+        if plugin_name is None and "." not in name:
+            found = sorted(p[name].fully_qualified_name for p in self.plugins.values() if name in p)
             if found:
-                names = sorted(f.fully_qualified_name for f in found)
-                raise KernelError(f"function name {name!r} is ambiguous: one of {names}")
+                raise KernelError(f"function name {name!r} is ambiguous: one of {found}")
         wanted = f"{plugin_name}.{name}" if plugin_name else name
         known = [f.fully_qualified_name for f in self.functions]
         raise KernelError(f"no function named {wanted!r}{_hint(wanted, known)}")
+
+    def find_function(self, name: str, plugin_name: str | None = None) -> KernelFunction | None:
+        """:meth:`get_function`'s answer, or ``None`` where it raises (nothing is formatted)."""
+        if plugin_name is None:
+            plugin_name, dot, function_name = name.partition(".")
+            if dot:
+                name = function_name
+            else:
+                plugin_name = None
+        if plugin_name is not None:
+            plugin = self.plugins.get(plugin_name)
+            return plugin.get(name) if plugin is not None else None
+        found = [p[name] for p in self.plugins.values() if name in p]
+        return found[0] if len(found) == 1 else None
 
     # --- invoking -------------------------------------------------------------------
 

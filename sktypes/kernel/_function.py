@@ -5,12 +5,14 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from sktypes.errors import KernelError
 from sktypes.views import FunctionView
 
 __all__ = ["Invoker", "KernelFunction", "KernelPlugin"]
+
+T = TypeVar("T")
 
 Invoker = Callable[[dict[str, Any]], Any]
 """Calls a function with its (hydrated) arguments; may return a value or an awaitable."""
@@ -128,7 +130,11 @@ class KernelPlugin(Mapping[str, KernelFunction]):
     def __contains__(self, name: object) -> bool:
         return name in self._functions
 
-    def get(self, name: str, default: Any = None) -> KernelFunction | Any:
+    @overload
+    def get(self, name: str, /) -> KernelFunction | None: ...
+    @overload
+    def get(self, name: str, /, default: KernelFunction | T) -> KernelFunction | T: ...
+    def get(self, name: str, /, default: Any = None) -> Any:
         """The function called ``name``, or ``default`` (Mapping's, without its try/except)."""
         return self._functions.get(name, default)
 

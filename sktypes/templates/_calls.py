@@ -33,7 +33,7 @@ __all__ = [
     "helper_candidates",
     "in_file",
     "invoke",
-    "kernel_plugins",
+    "kernel_finder",
     "resolve_helper",
 ]
 
@@ -71,40 +71,37 @@ def helper_candidates(name: str, separator: str, *, bare: bool = True) -> tuple[
     return tuple(out)
 
 
-def kernel_plugins(kernel: TemplateKernel | None) -> Mapping[str, Any] | None:
-    """The plugins of a :class:`sktypes.kernel.Kernel` whose lookup is its own, else ``None``.
+def kernel_finder(kernel: TemplateKernel | None) -> Callable[[str], Any] | None:
+    """``Kernel.find_function`` of a :class:`sktypes.kernel.Kernel` whose lookup is its own.
 
-    Found once per render, for :func:`resolve_helper`.
+    ``None`` for any other kernel. Found once per render, for :func:`resolve_helper`.
     """
     kernel_class = _kernel_class()
     if isinstance(kernel, kernel_class) and type(kernel).get_function is kernel_class.get_function:
-        plugins: Mapping[str, Any] = kernel.plugins
-        return plugins
+        find: Callable[[str], Any] = kernel.find_function
+        return find
     return None
 
 
 def resolve_helper(
     kernel: TemplateKernel | None,
     candidates: tuple[str, ...],
-    plugins: Mapping[str, Any] | None = None,
+    find: Callable[[str], Any] | None = None,
 ) -> Any | None:
     """Return the first function the kernel has among ``candidates``, or ``None``.
 
-    With ``plugins`` (:func:`kernel_plugins`), a ``Plugin.function`` candidate is looked
-    up in them directly, as ``Kernel.get_function`` would: a miss raises (and formats) no
-    error suggesting close names, and a hit parses nothing.
+    With ``find`` (:func:`kernel_finder`), a miss costs no error (whose message would
+    suggest close names): a Jinja2 name such as ``my_plugin_get`` tries ``my.plugin_get``
+    first on every render.
     """
     if kernel is None:
         return None
     for candidate in candidates:
-        if plugins is not None:
-            plugin_name, dot, name = candidate.partition(".")
-            if dot:
-                plugin = plugins.get(plugin_name)
-                function = plugin.get(name) if plugin is not None else None
-                if function is not None:
-                    return function
-                continue
+        if find is not None:
+            function = find(candidate)
+            if function is not None:
+                return function
+            continue
         try:
             return kernel.get_function(candidate)
         except (SktypesError, LookupError):

@@ -35,7 +35,7 @@ from sktypes.templates._calls import (
     helper_candidates,
     in_file,
     invoke,
-    kernel_plugins,
+    kernel_finder,
     resolve_helper,
 )
 from sktypes.templates._config import (
@@ -321,23 +321,24 @@ class HandlebarsPromptTemplate:
         """
         raw_args = merged_arguments(self._defaults, arguments or {})
         context = trusted_context(raw_args, self._trusted)
-        found: list[tuple[str, Any, Blocking | None]] = []
-        inline, plugins = blocking_kernel(kernel), kernel_plugins(kernel)
+        inline, find = blocking_kernel(kernel), kernel_finder(kernel)
+        helpers: dict[str, Callable[..., Any]] = {}  # kernel functions (pybars adds the rest)
+        found: list[tuple[str, Any]] = []
+        blocking = inline
         for name, candidates in self._helpers:
             if name not in context:
-                function = resolve_helper(kernel, candidates, plugins)
+                function = resolve_helper(kernel, candidates, find)
                 if function is not None:
-                    found.append((name, function, blocking_call(function) if inline else None))
-        helpers: dict[str, Callable[..., Any]] = {}  # kernel functions (pybars adds the rest)
+                    found.append((name, function))
+                    call = blocking_call(function) if blocking else None
+                    if call is None:
+                        blocking = False
+                    else:
+                        helpers[name] = self._blocking(function, call, name)
         calls: _Calls | None = None
-        if all(call is not None for _, _, call in found):
-            for name, function, call in found:
-                assert call is not None
-                helpers[name] = self._blocking(function, call, name)
-        else:
+        if found and not blocking:  # one call must be awaited: all are deferred, in order
             calls = _Calls(self._nonce)
-            for name, function, _ in found:
-                helpers[name] = _deferred(calls, function, name)
+            helpers = {name: _deferred(calls, function, name) for name, function in found}
         try:
             text = str(self._render(context, helpers=helpers))
         except TemplateError as exc:  # from a blocking call: as the awaiting path reports it

@@ -36,7 +36,7 @@ from sktypes.templates._calls import (
     helper_candidates,
     in_file,
     invoke,
-    kernel_plugins,
+    kernel_finder,
     resolve_helper,
 )
 from sktypes.templates._config import (
@@ -192,10 +192,10 @@ class Jinja2PromptTemplate:
         # the sandbox's globals, then the arguments, then the kernel functions
         variables = _GLOBALS | trusted_context(raw_args, self._trusted, Markup)
         found: list[tuple[str, Any, Blocking | None]] = []
-        inline, plugins = blocking_kernel(kernel), kernel_plugins(kernel)
+        inline, find = blocking_kernel(kernel), kernel_finder(kernel)
         for name, candidates in self._functions:
             if name not in raw_args:
-                function = resolve_helper(kernel, candidates, plugins)
+                function = resolve_helper(kernel, candidates, find)
                 if function is None:
                     variables[name] = _missing(kernel, name, candidates)
                 else:
