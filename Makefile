@@ -57,7 +57,7 @@ run: $(VENV)/.installed-base ## the main job on the bundled example (manuals, pl
 lint: $(VENV)/.installed-dev ## ruff check, ruff format --check, mypy --strict
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict sktypes generators examples tests/typing_*.py
+	$(BIN)/mypy --strict sktypes sktypes_codegen examples tests/typing_*.py
 
 .PHONY: test
 test: $(VENV)/.installed-dev lint ## the whole suite: lint, types, unit, property, golden, corpus

@@ -35,7 +35,7 @@ tool, spec, out = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
 result = {"ok": False}
 try:
     if tool == "sktypes":
-        from generators import generate_plugin
+        from sktypes_codegen import generate_plugin
         start = time.perf_counter()
         generate_plugin(spec, out, name="bench_pkg")
     elif tool == "datamodel-code-generator":

@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
-from generators import generate_plugin
 from sktypes.kernel import Kernel
 from sktypes.openapi import load_openapi
 from sktypes.plan import Plan, check_plan, run_plan
+from sktypes_codegen import generate_plugin
 
 ROOT = Path(__file__).resolve().parents[1]
 TODAY = dt.date(2026, 1, 1)

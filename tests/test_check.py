@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from generators import generate_plugin
 from sktypes.check import check_paths
+from sktypes_codegen import generate_plugin
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent

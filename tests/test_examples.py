@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from generators import generate_plugin
+from sktypes_codegen import generate_plugin
 
 ROOT = Path(__file__).resolve().parents[1]
 

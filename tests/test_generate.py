@@ -19,8 +19,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 import sktypes as sk
-from generators import generate_plugin, render_plugin
 from sktypes.errors import GenerationError
+from sktypes_codegen import generate_plugin, render_plugin
 from tests.golden_util import GOLDEN
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,7 +100,7 @@ def test_generation_is_byte_identical_across_hash_seeds(name: str, split: str) -
     if not GOLDEN_SPECS[name].is_file():
         pytest.skip("corpus not available")
     script = (
-        "import sys, json; from generators import render_plugin; "
+        "import sys, json; from sktypes_codegen import render_plugin; "
         f"print(json.dumps(render_plugin(sys.argv[1], sync=True, split={split})[1], "
         "sort_keys=True))"
     )

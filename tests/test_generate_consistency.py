@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 import sktypes as sk
-from generators import generate_plugin
+from sktypes_codegen import generate_plugin
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "schemas" / "examples"

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import sktypes as sk
-from generators._package import render_loaded
+from sktypes_codegen._package import render_loaded
 from tests.test_generate_consistency import assert_consistent
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from generators._render import assignment
+from sktypes_codegen._render import assignment
 
 BIN = Path(sys.executable).parent
 LONG = "IoK8SApimachineryPkgApisMetaV1ServerAddressByClientCIDR"

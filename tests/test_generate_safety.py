@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sktypes as sk
-from generators import render_plugin
-from generators._naming import class_name, docstring_body, identifier, py_string
+from sktypes_codegen import render_plugin
+from sktypes_codegen._naming import class_name, docstring_body, identifier, py_string
 
 NASTY = [
     '"""',

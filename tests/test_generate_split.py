@@ -16,8 +16,8 @@ import httpx
 import pytest
 
 import sktypes as sk
-from generators import generate_plugin, render_plugin
-from generators._package import SPLIT_OPERATIONS
+from sktypes_codegen import generate_plugin, render_plugin
+from sktypes_codegen._package import SPLIT_OPERATIONS
 from tests.test_generate_consistency import assert_consistent
 
 BIN = Path(sys.executable).parent

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import sktypes as sk
-from generators import generate_stubs
 from sktypes.errors import GenerationError
+from sktypes_codegen import generate_stubs
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent

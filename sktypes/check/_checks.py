@@ -179,8 +179,8 @@ def _header(path: Path) -> re.Match[str] | None:
 
 
 def _check_package(package: Path) -> list[Finding]:
-    from generators import render_plugin
-    from generators._package import NOT_VALIDATED, spec_digest
+    from sktypes_codegen import render_plugin
+    from sktypes_codegen._package import NOT_VALIDATED, spec_digest
 
     init = package / "__init__.py"
     match = _header(init)

@@ -39,7 +39,7 @@ def generate(
     no_validate: bool,
 ) -> None:
     """Generate a typed plugin package from an OpenAPI (or Swagger 2.0) SPEC."""
-    from generators import generate_plugin, render_plugin  # build-time only: import on use
+    from sktypes_codegen import generate_plugin, render_plugin  # build-time only: import on use
 
     if not Path(spec).is_file():
         fail(f"{spec}: no such file")

@@ -19,8 +19,8 @@ __all__ = ["stubs"]
 @click.option("--protocol", default="Tools", show_default=True, help="The Protocol's name.")
 def stubs(tools: str, output: str | None, protocol: str) -> None:
     """Write a typed module (TypedDicts + a Protocol) for an OpenAI/Anthropic/MCP tool list."""
-    from generators import generate_stubs  # build-time only: import on use
     from sktypes.manual import views_from_manual
+    from sktypes_codegen import generate_stubs  # build-time only: import on use
 
     path = Path(tools)
     try:

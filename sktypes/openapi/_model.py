@@ -1,6 +1,6 @@
 """What an OpenAPI operation needs to become an HTTP request: the public ``Operation`` API.
 
-The code generator (``generators/``) and the kernel build requests from these objects; the
+The code generator (``sktypes_codegen/``) and the kernel build requests from these objects; the
 function views only say what a model sends. Everything here is frozen. Schemas are
 :class:`~sktypes.jsondoc.JsonDocument` values in JSON Schema draft 2020-12, self-contained
 (shared components under their own ``$defs``), exactly as in the views.

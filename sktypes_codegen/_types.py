@@ -3,7 +3,7 @@
 One :class:`TypeBuilder` per generated module. It turns each schema into an annotation
 string (``list[Pet] | None``) and records the classes the annotations need, either as
 pydantic models (generated plugins) or as ``TypedDict``s (stubs). Everything it emits is
-built from cleaned names (:mod:`generators._naming`) and ``repr``-safe literals.
+built from cleaned names (:mod:`sktypes_codegen._naming`) and ``repr``-safe literals.
 
 Mapping (what a schema becomes):
 
@@ -26,7 +26,7 @@ from typing import Any, Literal
 import orjson
 from pydantic import BaseModel
 
-from generators._naming import Namespace, class_name, identifier, py_literal
+from sktypes_codegen._naming import Namespace, class_name, identifier, py_literal
 
 __all__ = ["ClassDef", "FieldDef", "Style", "TypeBuilder"]
 

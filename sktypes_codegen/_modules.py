@@ -1,7 +1,7 @@
 """The Python modules of a generated package, rendered from a :class:`PluginContext`.
 
 Shared by the single-module layout (``plugin.py`` + ``models.py``) and the layout split by
-tag (:mod:`generators._split`). Each module imports exactly the names it uses: ruff rejects
+tag (:mod:`sktypes_codegen._split`). Each module imports exactly the names it uses: ruff rejects
 unused imports, so the import lists are computed from the rendered signatures and fields.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from generators._plugin import OperationContext, PluginContext
-from generators._render import render
-from generators._types import ClassDef
+from sktypes_codegen._plugin import OperationContext, PluginContext
+from sktypes_codegen._render import render
+from sktypes_codegen._types import ClassDef
 
 __all__ = [
     "isort_key",

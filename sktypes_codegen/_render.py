@@ -1,6 +1,6 @@
 """The one Jinja2 environment that renders generated files (``StrictUndefined``).
 
-Templates live in ``generators/templates`` (one per output file, macros per kind in
+Templates live in ``sktypes_codegen/templates`` (one per output file, macros per kind in
 ``_macros.jinja``). Values from a spec reach a template only through the filters here,
 which escape them: ``pystr`` (a string literal), ``pystr_chunks`` (literals that fit a
 line), ``pylit`` (any JSON value) and ``docstring`` (an escaped, wrapped docstring).
@@ -14,7 +14,7 @@ from typing import Any
 
 import jinja2
 
-from generators._naming import docstring_body, py_literal, py_string, py_string_chunks
+from sktypes_codegen._naming import docstring_body, py_literal, py_string, py_string_chunks
 
 __all__ = ["LINE_LENGTH", "assignment", "call", "environment", "render", "signature"]
 
@@ -51,7 +51,7 @@ def _chunks(text: str, indent: int) -> list[str]:
 def environment() -> jinja2.Environment:
     """Return the configured environment (cached: templates compile once per process)."""
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("generators", "templates"),
+        loader=jinja2.PackageLoader("sktypes_codegen", "templates"),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         trim_blocks=True,

@@ -13,7 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from generators._naming import (
+from sktypes.openapi import OpenApiPlugin, Operation
+from sktypes.views import FunctionView
+from sktypes_codegen._naming import (
     Namespace,
     class_name,
     class_refs,
@@ -21,10 +23,8 @@ from generators._naming import (
     import_order,
     py_string,
 )
-from generators._render import LINE_LENGTH, assignment, call
-from generators._types import ClassDef, TypeBuilder
-from sktypes.openapi import OpenApiPlugin, Operation
-from sktypes.views import FunctionView
+from sktypes_codegen._render import LINE_LENGTH, assignment, call
+from sktypes_codegen._types import ClassDef, TypeBuilder
 
 __all__ = ["OperationContext", "PluginContext", "plugin_context"]
 

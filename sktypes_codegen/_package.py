@@ -20,14 +20,14 @@ from typing import Any
 
 import orjson
 
-from generators._modules import models_module, plugin_module
-from generators._naming import identifier
-from generators._plugin import plugin_context
-from generators._render import render
-from generators._split import SPLIT_OPERATIONS, split_files
 from sktypes.errors import GenerationError, SktypesError
 from sktypes.manual import functions_manual
 from sktypes.openapi import OpenApiPlugin, load_openapi
+from sktypes_codegen._modules import models_module, plugin_module
+from sktypes_codegen._naming import identifier
+from sktypes_codegen._plugin import plugin_context
+from sktypes_codegen._render import render
+from sktypes_codegen._split import SPLIT_OPERATIONS, split_files
 
 __all__ = [
     "HEADER_MARK",

@@ -20,17 +20,17 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from generators._modules import (
+from sktypes_codegen._modules import (
     isort_key,
     models_module,
     modules_used,
     runtime_names,
     uses,
 )
-from generators._naming import Namespace, class_name, class_refs, identifier, import_order
-from generators._plugin import PluginContext
-from generators._render import render
-from generators._types import ClassDef
+from sktypes_codegen._naming import Namespace, class_name, class_refs, identifier, import_order
+from sktypes_codegen._plugin import PluginContext
+from sktypes_codegen._render import render
+from sktypes_codegen._types import ClassDef
 
 __all__ = ["SPLIT_OPERATIONS", "split_files"]
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generators._naming import Namespace, class_name, identifier
-from generators._render import render
-from generators._types import TypeBuilder
 from sktypes.errors import GenerationError
 from sktypes.views import FunctionView
+from sktypes_codegen._naming import Namespace, class_name, identifier
+from sktypes_codegen._render import render
+from sktypes_codegen._types import TypeBuilder
 
 __all__ = ["generate_stubs"]
 

@@ -1,12 +1,12 @@
 """Build-time code generation for sktypes (spec → typed plugin packages, views → stubs).
 
 Generated code imports ``sktypes``, ``pydantic``, ``httpx`` and the standard library, never
-``generators``.
+``sktypes_codegen``.
 """
 
 from __future__ import annotations
 
-from generators._package import generate_plugin, render_plugin
-from generators._stubs import generate_stubs
+from sktypes_codegen._package import generate_plugin, render_plugin
+from sktypes_codegen._stubs import generate_stubs
 
 __all__ = ["generate_plugin", "generate_stubs", "render_plugin"]
