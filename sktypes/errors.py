@@ -16,6 +16,7 @@ message names the place: the file (when there is one) and a line, a JSON pointer
     │   └── UnknownTemplateFormatError
     ├── ContentError         chat content that cannot be (de)serialized
     ├── KernelError          a function that cannot be found or invoked
+    ├── RemoteRequestError   a remote call whose request cannot be built safely
     └── PlanError            a plan that cannot be read or run
 
 :class:`ArgumentsError` and :class:`HydrationError` carry every problem found, not only
@@ -38,6 +39,7 @@ __all__ = [
     "ManualError",
     "OpenApiError",
     "PlanError",
+    "RemoteRequestError",
     "SchemaError",
     "SktypesError",
     "TemplateError",
@@ -156,6 +158,15 @@ class ContentError(SktypesError):
 
 class KernelError(SktypesError):
     """A kernel function cannot be found or invoked."""
+
+
+class RemoteRequestError(SktypesError):
+    """A remote operation's request cannot be built safely.
+
+    A header value with a line break or a control character, a header or cookie name that
+    is not a token, or a body the declared media type cannot carry; ``where`` names the
+    operation.
+    """
 
 
 class PlanError(SktypesError):

@@ -132,7 +132,7 @@ def _constructor(schemes: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     API keys (header, query or cookie) and bearer tokens (``http``/``bearer``, OAuth2,
     OpenID Connect) become keyword arguments; other schemes are left to a custom client.
     """
-    params = ["self", "base_url: str = DEFAULT_BASE_URL", "*"]
+    params = ["self", "base_url: str | None = None", "*"]
     creds: list[str] = []
     args = Namespace(_INIT_NAMES)
     for key in sorted(schemes):

@@ -168,12 +168,12 @@ def test_parameters_headers_cookies_and_credentials_land_in_their_places() -> No
         headers={"User-Agent": "sktypes-test", "X-Trace": "default"},
     )
     assert built.method == "GET"
-    assert str(built.url) == "https://api.test/items/a%20b?tags=x&tags=y&api_key=k"
+    assert str(built.url) == "https://api.test/items/a%20b?api_key=k&tags=x&tags=y"
     assert built.headers["X-Trace"] == "t1"
     assert "X-Absent" not in built.headers
     assert built.headers["Authorization"] == "Bearer tok"
     assert built.headers["User-Agent"] == "sktypes-test"
-    assert built.headers["Cookie"] == "session=s1; csrf=c"
+    assert built.headers["Cookie"] == "csrf=c; session=s1"
 
 
 def test_api_client_sends_and_raises_api_error_outside_2xx() -> None:
