@@ -104,6 +104,22 @@ class _DetailedError(SktypesError):
         head = summary or f"{len(self.errors)} problem(s)"
         super().__init__(head + ("\n  " + "\n  ".join(lines) if lines else ""), file=file)
 
+    def for_llm(self, limit: int = 10, *, header: str | None = None) -> str:
+        """Return a compact text a model can correct its output from: one line per problem.
+
+        Args:
+            limit: how many problems to list (the rest are counted).
+            header: the first line; defaults to asking the model to fix its output.
+        """
+        shown: Sequence[ErrorDetail] = self.errors[:limit]
+        lines = [header or "Your output could not be used. Fix these problems and answer again:"]
+        for e in shown:
+            got = f" (got {e.input})" if e.input else ""
+            lines.append(f"- at {e.path}: {e.message}{got}")
+        if len(self.errors) > limit:
+            lines.append(f"- … and {len(self.errors) - limit} more")
+        return "\n".join(lines)
+
 
 class IntrospectionError(SktypesError):
     """A callable or type cannot be turned into a view or a schema."""
@@ -123,17 +139,6 @@ class ArgumentsError(_DetailedError):
 
 class HydrationError(_DetailedError):
     """LLM output cannot be turned into the target value; ``.errors`` lists every problem."""
-
-    def for_llm(self, limit: int = 10) -> str:
-        """Return a compact text a model can correct its output from."""
-        shown: Sequence[ErrorDetail] = self.errors[:limit]
-        lines = ["Your output could not be used. Fix these problems and answer again:"]
-        for e in shown:
-            got = f" (got {e.input})" if e.input else ""
-            lines.append(f"- at {e.path}: {e.message}{got}")
-        if len(self.errors) > limit:
-            lines.append(f"- … and {len(self.errors) - limit} more")
-        return "\n".join(lines)
 
 
 class OpenApiError(SktypesError):

@@ -3,6 +3,8 @@
 ``function_view`` reads a callable's signature, type hints (``from __future__ import
 annotations`` included), ``Annotated`` metadata, pydantic ``Field``s, ``@kernel_function``
 metadata and its docstring (Google, NumPy or reST, through docstring-parser).
+Functions marked with Semantic Kernel's own ``@kernel_function`` are read as well, so
+Semantic Kernel plugins become views unchanged.
 
 Rules worth knowing:
 
@@ -13,6 +15,11 @@ Rules worth knowing:
 - ``async def`` and ``Awaitable[T]`` return ``T``; ``AsyncIterator[T]`` returns ``T``
   with ``is_streaming`` set; ``None`` (or no annotation) means no return schema.
 - Views are cached per function: the second view of a function costs a dict lookup.
+- sktypes' decorator keeps its metadata under ``__sktypes_function__``; Semantic Kernel's
+  writes ``__kernel_function__`` and friends, which are read (never written) here. In a
+  Semantic Kernel function, the parameters Semantic Kernel fills in itself (``kernel``,
+  ``service``, ``execution_settings``, ``arguments``, and any annotated with
+  ``{"include_in_function_choices": False}``) are not the model's and stay out of the view.
 """
 
 from __future__ import annotations
@@ -44,13 +51,17 @@ __all__ = [
     "SktypesWarning",
     "function_view",
     "kernel_function",
+    "kernel_function_info",
     "plugin_views",
 ]
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
-_MARK = "__kernel_function__"
+_MARK = "__sktypes_function__"
+_SK_MARK = "__kernel_function__"  # Semantic Kernel's decorator sets it to True
+_SK_INJECTED = frozenset({"kernel", "service", "execution_settings", "arguments"})
+"""Parameters Semantic Kernel passes to its functions from the invocation, not from the model."""
 
 
 class SktypesWarning(UserWarning):
@@ -59,10 +70,14 @@ class SktypesWarning(UserWarning):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class KernelFunctionInfo:
-    """What ``@kernel_function`` records on a callable."""
+    """What ``@kernel_function`` records on a callable.
+
+    ``semantic_kernel`` is set when the mark is Semantic Kernel's own decorator's.
+    """
 
     name: str | None = None
     description: str | None = None
+    semantic_kernel: bool = False
 
 
 @overload
@@ -89,9 +104,30 @@ def kernel_function(
     return mark if fn is None else mark(fn)
 
 
-def _info(fn: Any) -> KernelFunctionInfo | None:
+def kernel_function_info(fn: Any) -> KernelFunctionInfo | None:
+    """What marks ``fn`` as a kernel function (sktypes' or Semantic Kernel's), or ``None``.
+
+    Semantic Kernel's decorator defaults the description to the whole docstring; that
+    default is not taken as an explicit description, so the docstring is parsed as usual
+    (summary as the description, ``Args:`` entries as parameter descriptions).
+    """
     found = getattr(fn, _MARK, None)
-    return found if isinstance(found, KernelFunctionInfo) else None
+    if isinstance(found, KernelFunctionInfo):
+        return found
+    if getattr(fn, _SK_MARK, None) is not True:
+        return None
+    name = getattr(fn, "__kernel_function_name__", None)
+    description = getattr(fn, "__kernel_function_description__", None)
+    if description == getattr(fn, "__doc__", None):
+        description = None
+    return KernelFunctionInfo(
+        name=name if isinstance(name, str) else None,
+        description=description if isinstance(description, str) else None,
+        semantic_kernel=True,
+    )
+
+
+_info = kernel_function_info
 
 
 # --- the view of one callable -------------------------------------------------------
@@ -207,6 +243,8 @@ def _build(target: _Target, plugin_name: str) -> FunctionView:
             )
             continue
         hint = hints.get(param.name, Any if param.annotation is param.empty else param.annotation)
+        if info is not None and info.semantic_kernel and _sk_injected(param.name, hint):
+            continue
         params.append(_parameter(param, hint, param_docs.get(param.name), where))
     name = (info.name if info and info.name else None) or target.name
     description = (info.description if info and info.description else None) or _describe(doc)
@@ -219,6 +257,18 @@ def _build(target: _Target, plugin_name: str) -> FunctionView:
         return_parameter=returns,
         accepts_extra=accepts_extra,
     )
+
+
+def _sk_injected(name: str, hint: Any) -> bool:
+    """Whether Semantic Kernel fills this parameter of its function in itself."""
+    if name in _SK_INJECTED:
+        return True
+    if typing.get_origin(hint) is typing.Annotated:
+        return any(
+            isinstance(m, dict) and m.get("include_in_function_choices") is False
+            for m in hint.__metadata__
+        )
+    return False
 
 
 def _hints(func: Callable[..., Any], where: str) -> dict[str, Any]:
@@ -387,6 +437,8 @@ def _return_view(
 
 def plugin_views(obj: Any, plugin_name: str | None = None) -> list[FunctionView]:
     """Return the views of every ``@kernel_function`` member of a class, instance or module.
+
+    Members marked with Semantic Kernel's ``@kernel_function`` count too.
 
     The plugin name defaults to the class name (for classes and instances) or the last
     component of the module name. Views of an instance's methods are bound to it; views

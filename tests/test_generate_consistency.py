@@ -152,9 +152,9 @@ def assert_consistent(
         return 0
     instance = plugin_cls()
     methods = {
-        getattr(instance, n).__kernel_function__.name: getattr(instance, n)
+        getattr(instance, n).__sktypes_function__.name: getattr(instance, n)
         for n in dir(plugin_cls)
-        if hasattr(getattr(plugin_cls, n), "__kernel_function__")
+        if hasattr(getattr(plugin_cls, n), "__sktypes_function__")
     }
     assert sorted(methods) == sorted(v.name for v in expected)
     if limit is not None and len(expected) > limit:
