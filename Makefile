@@ -62,6 +62,24 @@ lint: $(VENV)/.installed-dev ## ruff check, ruff format --check, mypy --strict
 .PHONY: test
 test: $(VENV)/.installed-dev lint ## the whole suite: lint, types, unit, property, golden, corpus
 	$(BIN)/pytest -n 2 -q -p no:cacheprovider
+	$(MAKE) --no-print-directory integrations
+
+# --- framework integrations: each framework in its own venv (.venv-<extra>), built by uv ---
+INTEGRATIONS := semantic-kernel
+
+.venv-%/.installed: pyproject.toml | $(VENV)/.installed-dev
+	$(BIN)/uv venv --quiet --allow-existing --python $(PYTHON) .venv-$*
+	$(BIN)/uv pip install --quiet --python .venv-$*/bin/python -e '.[$*,integration-tests]'
+	@touch $@
+
+.PHONY: integrations $(addprefix integration-,$(INTEGRATIONS)) integration-sk integration-af
+integrations: $(addprefix integration-,$(INTEGRATIONS)) ## every framework's tests, each in its own venv
+
+$(addprefix integration-,$(INTEGRATIONS)): integration-%: .venv-%/.installed
+	SKTYPES_INTEGRATION=$* .venv-$*/bin/python -m pytest -q -p no:cacheprovider tests/integrations
+
+integration-sk: integration-semantic-kernel ## Semantic Kernel's integration tests (own venv)
+integration-af: integration-agent-framework ## Agent Framework's integration tests (own venv)
 
 .PHONY: golden
 golden: $(VENV)/.installed-dev ## regenerate golden files (review the diff)
@@ -73,5 +91,5 @@ bench: $(BENCH_VENV)/.installed ## side-by-side benchmarks against the peers (ow
 
 .PHONY: clean
 clean: ## remove the venv, caches and build output
-	rm -rf $(VENV) $(BENCH_VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist *.egg-info
+	rm -rf $(VENV) $(BENCH_VENV) $(addprefix .venv-,$(INTEGRATIONS)) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,282 @@
+"""What every framework integration shares: targets → tools, the checked call, results.
+
+A :class:`Tool` is one sktypes function ready for a framework: its view, the kernel
+function that calls it, the kernel whose invocation filters run around the call, a name
+valid in every provider, and its arguments schema shaped for the framework
+(:mod:`._schema`). A framework module wraps each tool into its own object and maps
+:class:`ArgumentsError`/:class:`HydrationError` onto the channel its model reads.
+
+Every call takes sktypes' one path: the model's arguments (a dict, or JSON text, repaired
+as :func:`sktypes.hydrate` repairs it) are validated against the view — every problem at
+once, with its JSON path — and hydrated into the parameters' native types by
+:meth:`sktypes.kernel.Kernel.invoke`, so the function receives exactly what it
+declares and unknown arguments are refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import dataclasses
+import inspect
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import Any, TypeVar
+
+import orjson
+
+from sktypes.content._codec import dumps, to_json_value
+from sktypes.errors import ArgumentsError, ErrorDetail, HydrationError, SktypesError, snippet
+from sktypes.integrations._schema import ToolSchema, restore_absent, tool_schema
+from sktypes.kernel import Kernel, KernelFunction, KernelPlugin
+from sktypes.kernel._prepare import prepare_arguments
+from sktypes.manual import provider_name
+from sktypes.validate import validator_for
+from sktypes.views import FunctionView
+
+__all__ = [
+    "BadArguments",
+    "Tool",
+    "collect",
+    "error_text",
+    "run_sync",
+    "tools",
+]
+
+T = TypeVar("T")
+
+BadArguments = (ArgumentsError, HydrationError)
+"""What a call raises when the model's arguments cannot be used (reported to the model)."""
+
+VIEW_KEY = "sktypes_view"
+"""Where an exported tool keeps its view (frameworks' metadata dicts), for ``views()``."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class Tool:
+    """One function as an integration exports it.
+
+    Attributes:
+        view: the function's view (names, schemas, native types).
+        function: the sktypes kernel function that validates, hydrates and calls it.
+        kernel: the kernel whose invocation filters run around each call.
+        name: the tool name for frameworks with one flat namespace: ``Plugin-Function``
+            as in the ``openai`` functions manual (valid for every provider).
+        schema: the arguments schema shaped for the framework.
+    """
+
+    view: FunctionView
+    function: KernelFunction
+    kernel: Kernel
+    name: str
+    schema: ToolSchema
+
+    @property
+    def description(self) -> str:
+        """What the model reads about the function (its summary)."""
+        return self.view.description
+
+    def arguments(self, raw: Mapping[str, Any] | str | bytes | None) -> dict[str, Any]:
+        """The model's arguments as a dict of JSON values, before validation.
+
+        JSON text is parsed (and repaired as ``hydrate`` repairs it); in the strict shape,
+        a ``null`` standing for an absent optional argument is removed.
+
+        Raises:
+            HydrationError: the text is not a JSON object.
+        """
+        if raw is None:
+            args: Any = {}
+        elif isinstance(raw, (str, bytes)):
+            args = _parse(raw, self.view)
+        else:
+            args = raw if type(raw) is dict else dict(raw)
+        if not isinstance(args, dict):
+            raise HydrationError(
+                [ErrorDetail("$", "the arguments must be a JSON object", snippet(args))],
+                summary=f"invalid arguments for {self.view.fully_qualified_name}",
+            )
+        if self.schema.strict:
+            restored: dict[str, Any] = restore_absent(validator_for(self.view), args)
+            return restored
+        return args
+
+    async def invoke(self, raw: Mapping[str, Any] | str | bytes | None) -> Any:
+        """Validate, hydrate and call; return the function's (typed) value.
+
+        Raises:
+            ArgumentsError: the arguments break the view (every violation, with paths).
+            HydrationError: the arguments are not JSON, or cannot become native values.
+            Exception: whatever the function raises, unchanged.
+        """
+        result = await self.kernel.invoke(self.function, self.arguments(raw))
+        return result.value
+
+    def invoke_sync(self, raw: Mapping[str, Any] | str | bytes | None) -> Any:
+        """:meth:`invoke` for synchronous callers.
+
+        A plain function on a kernel without filters is called right here (what
+        ``Kernel.invoke`` does, minus the event loop); anything that may suspend runs
+        on an event loop of its own (see :func:`run_sync`).
+        """
+        args = self.arguments(raw)
+        if self.kernel.filters or not _plain(self.function):
+            return run_sync(self._value(args))
+        value = self.function.invoker(prepare_arguments(self.function, args))  # type: ignore[misc]
+        return run_sync(value) if inspect.isawaitable(value) else value
+
+    async def _value(self, args: dict[str, Any]) -> Any:
+        return (await self.kernel.invoke(self.function, args)).value
+
+    def json_result(self, value: Any) -> Any:
+        """The JSON form of a result (``model_dump(mode="json")`` for models)."""
+        try:
+            return to_json_value(value, "$")
+        except SktypesError:
+            return str(value)  # no JSON form: the model reads its text
+
+    def text_result(self, value: Any) -> str:
+        """A result as the text a model reads: strings as they are, anything else as JSON."""
+        if isinstance(value, str):
+            return value
+        try:
+            return dumps(value).decode()
+        except SktypesError:
+            return str(value)
+
+
+def _parse(raw: str | bytes, view: FunctionView) -> Any:
+    text = raw.strip()
+    if not text:
+        return {}
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        from sktypes.hydration import hydrate
+
+        try:
+            return hydrate({"type": "object"}, text)
+        except HydrationError as exc:
+            raise HydrationError(
+                exc.errors, summary=f"the arguments for {view.fully_qualified_name} are not JSON"
+            ) from None
+
+
+def _plain(function: KernelFunction) -> bool:
+    """Whether calling ``function`` cannot suspend (a plain ``def`` behind a plain invoker)."""
+    invoker = function.invoker
+    if invoker is None:
+        return True  # calling it raises KernelError, synchronously
+    target = getattr(invoker, "__wrapped__", None)
+    if target is None or not callable(target):
+        return False  # e.g. an OpenAPI operation: async
+    inner = inspect.unwrap(target)
+    call = inner if inspect.isroutine(inner) or inspect.isclass(inner) else type(inner).__call__
+    return not any(
+        inspect.iscoroutinefunction(f) or inspect.isasyncgenfunction(f) for f in (target, call)
+    )
+
+
+def error_text(exc: ArgumentsError | HydrationError, tool: Tool) -> str:
+    """The text a model reads when its arguments were refused: one line per bad argument."""
+    return exc.for_llm(
+        header=f"The arguments for {tool.name} could not be used. "
+        "Fix these problems and call it again:"
+    )
+
+
+def run_sync(awaitable: Awaitable[T]) -> T:
+    """Run an awaitable to completion from synchronous code.
+
+    On an event loop of its own; when this thread already runs one (a synchronous
+    framework call made from async code), on a helper thread.
+    """
+
+    async def wait() -> T:
+        return await awaitable
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(wait())
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, wait()).result()
+
+
+# --- targets ------------------------------------------------------------------------
+
+
+def collect(target: Any, plugin_name: str | None = None) -> tuple[Kernel, list[KernelPlugin]]:
+    """The kernel and plugins behind ``target``.
+
+    ``target`` is a :class:`Kernel` (all its plugins; its filters run on every call), or
+    anything ``Kernel.add_plugin`` takes — an object, class or module with
+    ``@kernel_function`` members (Semantic Kernel's decorator included), an
+    ``OpenApiPlugin``, a generated plugin, a :class:`KernelPlugin` — or a list of
+    callables, views and kernel functions (grouped by their views' plugin names unless
+    ``plugin_name`` is given).
+
+    Raises:
+        KernelError: ``target`` holds no functions (or names clash).
+        IntrospectionError: a function cannot become a view.
+    """
+    if isinstance(target, Kernel):
+        plugins = list(target.plugins.values())
+        if plugin_name is not None and len(plugins) == 1:
+            plugins = [KernelPlugin(plugin_name, plugins[0].values(), plugins[0].description)]
+        return target, plugins
+    kernel = Kernel()
+    if isinstance(target, (list, tuple)) and plugin_name is None:
+        for name, members in _by_plugin(target).items():
+            kernel.add_plugin(members, name)
+    else:
+        kernel.add_plugin(target, plugin_name)
+    return kernel, list(kernel.plugins.values())
+
+
+def _by_plugin(items: Iterable[Any]) -> dict[str, list[Any]]:
+    groups: dict[str, list[Any]] = {}
+    for item in items:
+        if isinstance(item, (KernelFunction, FunctionView)):
+            name = item.plugin_name
+        else:
+            from sktypes.introspect import function_view
+
+            name = function_view(item).plugin_name
+        groups.setdefault(name, []).append(item)
+    return groups
+
+
+def tools(
+    target: Any,
+    plugin_name: str | None = None,
+    *,
+    inline: bool,
+    strict: bool | None,
+    strict_default: bool = False,
+    schema: Callable[[FunctionView], ToolSchema] | None = None,
+) -> list[Tool]:
+    """Every function of ``target`` (see :func:`collect`) as a :class:`Tool`.
+
+    Args:
+        target: what to export.
+        plugin_name: renames the plugin (a single-plugin target).
+        inline: whether the framework needs references inlined.
+        strict: the caller's choice (``None``: the framework's default where possible).
+        strict_default: the framework's default.
+        schema: builds the schema instead (for a framework with its own rules).
+
+    Raises:
+        SchemaError: ``strict=True`` and a schema cannot be made strict.
+    """
+    kernel, plugins = collect(target, plugin_name)
+    out = []
+    for plugin in plugins:
+        for function in plugin.values():
+            view = function.view
+            shaped = (
+                schema(view)
+                if schema is not None
+                else tool_schema(view, inline=inline, strict=strict, strict_default=strict_default)
+            )
+            out.append(Tool(view, function, kernel, provider_name(view, "openai"), shaped))
+    return out
