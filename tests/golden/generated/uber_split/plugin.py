@@ -32,10 +32,16 @@ class UberAPIPlugin(
 
     def __init__(
         self,
-        base_url: str = DEFAULT_BASE_URL,
+        base_url: str | None = None,
         *,
         client: httpx.AsyncClient | None = None,
         sync_client: httpx.Client | None = None,
         timeout: float = 30.0,
     ) -> None:
-        super().__init__(base_url, client=client, sync_client=sync_client, timeout=timeout)
+        super().__init__(
+            base_url,
+            client=client,
+            sync_client=sync_client,
+            timeout=timeout,
+            default_base_url=DEFAULT_BASE_URL,
+        )
