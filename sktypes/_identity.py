@@ -1,40 +1,124 @@
-"""Remembering a value per object by the object's identity.
+"""The one cache mechanism: bounded memories of derived values, by identity or by value.
 
-Some objects the hot paths meet again and again (function views, kernel functions) are
-costly to hash — a view hashes every schema it holds — so their derived values are kept
-per ``id``. The object is stored beside its value, which keeps it alive (its ``id`` cannot
-be reused while the entry exists) and lets a lookup confirm it is the same object.
+Hot paths meet the same objects again and again (function views, schema documents, kernel
+functions) and derive things from them that cost far more than a lookup: a compiled
+check, a hydration target, a parsed schema model. Two small classes keep them:
+
+- :class:`IdentityCache` keys an object by ``id`` and keeps the object beside its value, so
+  the ``id`` cannot be reused while the entry lives and a hit is confirmed with ``is``.
+  Nothing is hashed: a view whose hash covers every schema it holds costs the same to
+  look up as any other object.
+- :class:`ValueCache` keys by an ordinary hashable value (a type, a canonical text).
+
+Both are bounded and evict the least recently used entry, so a long-running server that
+makes new objects per request holds at most ``limit`` of them; nothing grows without
+limit, and nothing is global except these bounded instances.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
 
-__all__ = ["by_identity"]
+__all__ = ["IdentityCache", "ValueCache", "by_identity"]
 
 K = TypeVar("K")
 V = TypeVar("V")
+H = TypeVar("H", bound=Hashable)
+
+_MISS = object()
+
+
+class IdentityCache(Generic[K, V]):
+    """A bounded least-recently-used map from objects (by identity) to derived values.
+
+    Args:
+        limit: how many entries it keeps at most.
+    """
+
+    __slots__ = ("_entries", "limit")
+
+    def __init__(self, limit: int = 4096) -> None:
+        self.limit = limit
+        self._entries: OrderedDict[int, tuple[K, V]] = OrderedDict()
+
+    def get(self, obj: K) -> V | None:
+        """The value kept for ``obj`` itself, or ``None``."""
+        hit = self._entries.get(id(obj))
+        if hit is None or hit[0] is not obj:
+            return None
+        self._entries.move_to_end(id(obj))
+        return hit[1]
+
+    def put(self, obj: K, value: V) -> V:
+        """Keep ``value`` for ``obj`` (dropping the least recently used entry when full)."""
+        self._entries[id(obj)] = (obj, value)
+        self._entries.move_to_end(id(obj))
+        while len(self._entries) > self.limit:
+            self._entries.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        """Forget everything."""
+        self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+class ValueCache(Generic[H, V]):
+    """A bounded least-recently-used map from hashable keys to derived values.
+
+    Args:
+        limit: how many entries it keeps at most.
+    """
+
+    __slots__ = ("_entries", "limit")
+
+    def __init__(self, limit: int = 4096) -> None:
+        self.limit = limit
+        self._entries: OrderedDict[H, V] = OrderedDict()
+
+    def get(self, key: H) -> V | None:
+        """The value kept for ``key``, or ``None``."""
+        value = self._entries.get(key, _MISS)
+        if value is _MISS:
+            return None
+        self._entries.move_to_end(key)
+        return value  # type: ignore[return-value]
+
+    def put(self, key: H, value: V) -> V:
+        """Keep ``value`` for ``key`` (dropping the least recently used entry when full)."""
+        self._entries[key] = value
+        self._entries.move_to_end(key)
+        while len(self._entries) > self.limit:
+            self._entries.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        """Forget everything."""
+        self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)
 
 
 def by_identity(build: Callable[[K], V], limit: int = 4096) -> Callable[[K], V]:
-    """``build``, remembering its value per argument object (at most ``limit`` entries).
+    """``build``, remembering its value per argument object (an :class:`IdentityCache`).
 
-    Use as a decorator. When full, the memory is cleared and starts again.
+    Use as a decorator. ``build`` may return ``None``; that is remembered too.
     """
-    entries: dict[int, tuple[K, V]] = {}
+    cache: IdentityCache[K, tuple[V]] = IdentityCache(limit)
 
     def cached(obj: K) -> V:
-        hit = entries.get(id(obj))
-        if hit is not None and hit[0] is obj:
-            return hit[1]
-        value = build(obj)
-        if len(entries) >= limit:
-            entries.clear()
-        entries[id(obj)] = (obj, value)
-        return value
+        hit = cache.get(obj)
+        if hit is not None:
+            return hit[0]
+        return cache.put(obj, (build(obj),))[0]
 
     cached.__doc__ = build.__doc__
     cached.__name__ = getattr(build, "__name__", "cached")
     cached.__wrapped__ = build  # type: ignore[attr-defined]
+    cached.cache = cache  # type: ignore[attr-defined]
     return cached

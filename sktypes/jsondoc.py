@@ -1,9 +1,12 @@
 """`JsonDocument`: an immutable, hashable parsed JSON value (the ADR's schema holder).
 
 The value is deep-frozen once (objects become :class:`FrozenDict`, arrays tuples), so a
-document can sit inside frozen views and be shared without defensive copies. Equality
-and hashing use the canonical JSON text (sorted keys), so ``1`` and ``true`` differ and
-key order does not matter.
+document can sit inside frozen views and be shared without defensive copies.
+
+Equality is JSON's, as JSON Schema defines it for ``enum`` and ``const``
+(:func:`json_equal`): ``1`` and ``true`` differ, ``1`` and ``1.0`` are the same number,
+arrays compare item by item, objects by members whatever their order. Equal values hash
+equally (:func:`json_hash`), and the hash is computed once per frozen object.
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ from typing import Any, TypeAlias
 
 import orjson
 
+from sktypes import _pointer
 from sktypes.errors import SktypesError
 
-__all__ = ["FrozenDict", "JsonDocument", "JsonValue", "freeze", "thaw"]
+__all__ = ["FrozenDict", "JsonDocument", "JsonValue", "freeze", "json_equal", "json_hash", "thaw"]
 
 JsonValue: TypeAlias = Any
 """A JSON value: ``None``, bool, int, float, str, list/tuple or dict with str keys."""
@@ -41,18 +45,71 @@ class FrozenDict(Mapping[str, Any]):
 
     def __hash__(self) -> int:
         if self._hash is None:
-            self._hash = hash(_canonical(self))
+            self._hash = _object_hash(self._data)
         return self._hash
 
     def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
         if isinstance(other, FrozenDict):
-            return self._data == other._data
+            if self._hash is not None and other._hash is not None and self._hash != other._hash:
+                return False
+            return _mapping_equal(self._data, other._data)
         if isinstance(other, Mapping):
-            return self._data == dict(other)
+            return _mapping_equal(self._data, other)
         return NotImplemented
 
     def __repr__(self) -> str:
         return f"FrozenDict({self._data!r})"
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """Whether two JSON values are equal as JSON Schema's ``enum``/``const`` compare them.
+
+    ``true`` is not ``1`` (Python says it is), ``1`` and ``1.0`` are one number, arrays
+    (lists or tuples) compare item by item and objects member by member in any order.
+    """
+    if a is b:
+        return True
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)):
+        return isinstance(b, (int, float)) and a == b
+    if isinstance(a, str) or a is None:
+        return type(a) is type(b) and a == b
+    if isinstance(a, Mapping):
+        return isinstance(b, Mapping) and _mapping_equal(a, b)
+    if isinstance(a, (list, tuple)):
+        if not isinstance(b, (list, tuple)) or len(a) != len(b):
+            return False
+        return all(json_equal(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def _mapping_equal(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    if len(a) != len(b):
+        return False
+    return all(key in b and json_equal(value, b[key]) for key, value in a.items())
+
+
+def json_hash(value: Any) -> int:
+    """A hash that agrees with :func:`json_equal` (equal JSON values hash equally)."""
+    if isinstance(value, FrozenDict):
+        return hash(value)
+    if isinstance(value, bool):
+        return hash((_BOOL_TAG, value))
+    if isinstance(value, Mapping):
+        return _object_hash(value)
+    if isinstance(value, (list, tuple)):
+        return hash(tuple(json_hash(v) for v in value))
+    return hash(value)
+
+
+_BOOL_TAG = "json-boolean"
+
+
+def _object_hash(data: Mapping[str, Any]) -> int:
+    return hash(frozenset((k, json_hash(v)) for k, v in data.items()))
 
 
 class _NotJson(Exception):
@@ -91,7 +148,7 @@ def _freeze(value: Any) -> Any:
             try:
                 out[k] = _freeze(v)
             except _NotJson as exc:
-                exc.path.append(_escape(k))
+                exc.path.append(_pointer.escape(k))
                 raise
         return FrozenDict(out)
     if isinstance(value, (list, tuple)):
@@ -128,14 +185,6 @@ def _canonical(value: Any) -> bytes:
     return orjson.dumps(value, default=_default, option=orjson.OPT_SORT_KEYS)
 
 
-def _escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
-
-
-def _unescape(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
-
-
 class JsonDocument:
     """An immutable parsed JSON document.
 
@@ -143,11 +192,12 @@ class JsonDocument:
     ``.value`` is read-only; :meth:`to_python` returns a mutable copy.
     """
 
-    __slots__ = ("_canon", "_value")
+    __slots__ = ("__weakref__", "_canon", "_hash", "_value")
 
     def __init__(self, value: Any) -> None:
         self._value = freeze(value)
         self._canon: bytes | None = None
+        self._hash: int | None = None
 
     @classmethod
     def parse(cls, text: str | bytes) -> JsonDocument:
@@ -184,22 +234,10 @@ class JsonDocument:
 
     def pointer(self, pointer: str) -> Any:
         """Return the value at an RFC 6901 JSON pointer such as ``/properties/date``."""
-        if pointer in ("", "#"):
-            return self._value
-        if pointer.startswith("#"):
-            pointer = pointer[1:]
-        if not pointer.startswith("/"):
-            raise SktypesError("a JSON pointer must start with '/'", where=pointer)
-        node = self._value
-        for raw in pointer[1:].split("/"):
-            token = _unescape(raw)
-            if isinstance(node, Mapping) and token in node:
-                node = node[token]
-            elif isinstance(node, tuple) and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
-            else:
-                raise SktypesError("no value at this JSON pointer", where=pointer)
-        return node
+        try:
+            return _pointer.resolve(self._value, pointer)
+        except _pointer.PointerError as exc:
+            raise SktypesError(exc.message, where=exc.where) from None
 
     def _canonical(self) -> bytes:
         if self._canon is None:
@@ -209,10 +247,18 @@ class JsonDocument:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, JsonDocument):
             return NotImplemented
-        return self._canonical() == other._canonical()
+        if self is other or self._value is other._value:
+            return True
+        if hash(self) != hash(other):
+            return False
+        # equal canonical texts are equal values; different texts may still be equal
+        # numbers (1 and 1.0), so a difference is confirmed value by value
+        return self._canonical() == other._canonical() or json_equal(self._value, other._value)
 
     def __hash__(self) -> int:
-        return hash(self._canonical())
+        if self._hash is None:
+            self._hash = json_hash(self._value)
+        return self._hash
 
     def __repr__(self) -> str:
         text = self.to_json()

@@ -21,7 +21,7 @@ def test_a_value_is_built_once_per_object_and_equal_objects_are_not_confused() -
     assert total.__doc__ == "Sum of the numbers." and total.__name__ == "total"
 
 
-def test_a_full_cache_starts_again_and_still_answers() -> None:
+def test_a_full_cache_forgets_the_least_recently_used_object_and_still_answers() -> None:
     calls: list[object] = []
 
     def build(obj: object) -> int:
@@ -31,6 +31,9 @@ def test_a_full_cache_starts_again_and_still_answers() -> None:
     cached = by_identity(build, limit=2)
     a, b, c = object(), object(), object()
     assert [cached(a), cached(b), cached(a)] == [1, 2, 1]
-    assert cached(c) == 3  # full: cleared, then c kept
-    assert cached(a) == 4  # built again after the clearing
-    assert cached(c) == 3
+    assert cached(c) == 3  # full: b, the least recently used, is forgotten
+    assert cached(a) == 1
+    assert cached(b) == 4  # built again; now c is the least recently used
+    assert cached(a) == 1
+    assert cached(c) == 5
+    assert len(cached.cache) == 2  # type: ignore[attr-defined]

@@ -1,19 +1,86 @@
-"""Python types → JSON Schema in four dialects.
+"""JSON Schema in sktypes: one typed model to read schemas, and Python types → schemas.
 
-``json_schema(tp)`` is draft 2020-12 with shared definitions under ``$defs``;
+Reading: :func:`parse` turns a schema into a :class:`SchemaModel` of small frozen nodes,
+one class per kind (object, array/tuple, string, integer/number, boolean, null,
+enum/const, union, intersection, reference, any/never), built once per schema and cached.
+Every keyword maps to a node field or is listed in ``SchemaModel.unsupported`` with its
+JSON pointer. ``docs/concepts/schema-model.md`` describes the nodes.
+
+Writing: ``json_schema(tp)`` is draft 2020-12 with shared definitions under ``$defs``;
 ``dialect="openai-strict" | "openapi-3.0" | "gemini"`` rewrites it for that consumer
 (see README's type-support table for what each type becomes in each dialect).
+:data:`SCALAR_TYPES` is the one table between Python scalar types and schemas (formats
+included), used in both directions.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from sktypes._identity import IdentityCache, ValueCache
 from sktypes.errors import SchemaError
+from sktypes.jsondoc import FrozenDict, JsonDocument
 from sktypes.schema._dialects import DIALECTS, GEMINI_RECURSION_DEPTH, Dialect, to_dialect
-from sktypes.schema._types import compat_type, type_adapter, type_schema
+from sktypes.schema._model import Flavor, SchemaModel, Unsupported
+from sktypes.schema._nodes import (
+    NO_DEFAULT,
+    AnyNode,
+    ArrayNode,
+    BooleanNode,
+    ConstNode,
+    Discriminator,
+    EnumNode,
+    IntegerNode,
+    IntersectionNode,
+    NeverNode,
+    Node,
+    NullNode,
+    NumberNode,
+    ObjectNode,
+    OpaqueNode,
+    Property,
+    RefNode,
+    StringNode,
+    UnionNode,
+    strip_null,
+)
+from sktypes.schema._parse import parse_document
+from sktypes.schema._table import SCALAR_TYPES, ScalarType, scalar_type_for, scalar_type_of
+from sktypes.schema._types import compat_type, type_adapter
 
 __all__ = [
+    # reading: the schema model
+    "parse",
+    "SchemaModel",
+    "Unsupported",
+    "Flavor",
+    "Node",
+    "AnyNode",
+    "NeverNode",
+    "NullNode",
+    "BooleanNode",
+    "IntegerNode",
+    "NumberNode",
+    "StringNode",
+    "ArrayNode",
+    "ObjectNode",
+    "Property",
+    "EnumNode",
+    "ConstNode",
+    "UnionNode",
+    "Discriminator",
+    "IntersectionNode",
+    "RefNode",
+    "OpaqueNode",
+    "NO_DEFAULT",
+    "strip_null",
+    # the Python type <-> schema table
+    "SCALAR_TYPES",
+    "ScalarType",
+    "scalar_type_for",
+    "scalar_type_of",
+    # writing: types -> schemas, dialects
     "DIALECTS",
     "GEMINI_RECURSION_DEPTH",
     "Dialect",
@@ -24,6 +91,49 @@ __all__ = [
     "type_adapter",
 ]
 
+_BY_IDENTITY: dict[Flavor, IdentityCache[Any, SchemaModel]] = {
+    "json-schema": IdentityCache(4096),
+    "openapi-3.0": IdentityCache(1024),
+}
+_BY_VALUE: dict[Flavor, ValueCache[JsonDocument, SchemaModel]] = {
+    "json-schema": ValueCache(4096),
+    "openapi-3.0": ValueCache(1024),
+}
+
+
+def parse(
+    schema: JsonDocument | Mapping[str, Any] | bool, flavor: Flavor = "json-schema"
+) -> SchemaModel:
+    """Return the schema model of ``schema`` (built once: cached by identity, then by value).
+
+    Args:
+        schema: a JSON Schema: a :class:`JsonDocument`, a mapping (a view's frozen schema
+            or a plain dict) or a boolean schema.
+        flavor: ``"json-schema"`` (draft 2020-12, what views carry) or ``"openapi-3.0"``
+            (an OpenAPI 3.0 Schema Object: ``nullable``, boolean exclusive bounds, ``$ref``
+            siblings ignored).
+
+    Raises:
+        SchemaError: the value is not JSON (a schema built in Python with other objects).
+    """
+    if flavor not in _BY_IDENTITY:
+        raise SchemaError(f"unknown schema flavor {flavor!r}; choose json-schema or openapi-3.0")
+    frozen = isinstance(schema, (JsonDocument, FrozenDict))
+    if frozen:
+        hit = _BY_IDENTITY[flavor].get(schema)
+        if hit is not None:
+            return hit
+    try:
+        document = JsonDocument.from_value(schema)
+    except Exception as exc:
+        raise SchemaError(f"not a JSON Schema: {exc}") from None
+    model = _BY_VALUE[flavor].get(document)
+    if model is None:
+        model = _BY_VALUE[flavor].put(document, parse_document(document, flavor))
+    if frozen:
+        _BY_IDENTITY[flavor].put(schema, model)
+    return model
+
 
 def json_schema(tp: Any, dialect: str = "json-schema") -> dict[str, Any]:
     """Return the JSON Schema of a Python type in ``dialect`` (a new, mutable dict).
@@ -32,6 +142,8 @@ def json_schema(tp: Any, dialect: str = "json-schema") -> dict[str, Any]:
         IntrospectionError: pydantic cannot describe the type.
         SchemaError: the dialect cannot express the type (e.g. a mapping in openai-strict).
     """
+    from sktypes.schema._types import type_schema
+
     if dialect not in DIALECTS:
         raise SchemaError(f"unknown dialect {dialect!r}; choose one of {', '.join(DIALECTS)}")
     base = type_schema(tp).to_python()

@@ -6,21 +6,20 @@ pydantic's generator does the work; this module adds what a model-facing schema 
 - ``Decimal`` strings carry a pattern, so a schema check rejects what pydantic rejects;
 - ``typing.TypedDict`` (refused by pydantic on Python 3.11) is rebuilt as its
   ``typing_extensions`` twin;
-- schemas of fixed types (``int``, ``datetime``…) come from a table, not from pydantic;
+- schemas of fixed types (``int``, ``datetime``…) come from the one type table
+  (:data:`sktypes.schema.SCALAR_TYPES`, which also reads them back), not from pydantic;
 - every result is cached per (type, mode) as an immutable :class:`JsonDocument`.
 """
 
 from __future__ import annotations
 
 import collections.abc
-import datetime as dt
+import decimal
 import functools
 import operator
 import sys
 import types
 import typing
-import uuid
-from pathlib import Path
 from typing import Any, Literal
 
 import typing_extensions
@@ -29,32 +28,20 @@ from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaV
 from pydantic_core import CoreSchema, core_schema
 
 from sktypes.errors import IntrospectionError
-from sktypes.jsondoc import JsonDocument
+from sktypes.jsondoc import JsonDocument, thaw
+from sktypes.schema._table import DECIMAL_PATTERN, SCALAR_TYPES
 from sktypes.schema._walk import transform
 
 __all__ = ["DECIMAL_PATTERN", "Mode", "compat_type", "type_adapter", "type_schema"]
 
 Mode = Literal["validation", "serialization"]
 
-DECIMAL_PATTERN = r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$"
-
 _FIXED: dict[Any, dict[str, Any]] = {
-    int: {"type": "integer"},
-    str: {"type": "string"},
-    float: {"type": "number"},
-    bool: {"type": "boolean"},
-    type(None): {"type": "null"},
-    None: {"type": "null"},
-    dt.datetime: {"type": "string", "format": "date-time"},
-    dt.date: {"type": "string", "format": "date"},
-    dt.time: {"type": "string", "format": "time"},
-    dt.timedelta: {"type": "string", "format": "duration"},
-    uuid.UUID: {"type": "string", "format": "uuid"},
-    Path: {"type": "string", "format": "path"},
-    bytes: {"type": "string", "format": "binary"},
-    Any: {},
-    object: {},
+    row.python: thaw(row.schema)
+    for row in SCALAR_TYPES
+    if row.python is not decimal.Decimal  # its schema differs by mode: pydantic's rule
 }
+_FIXED.update({None: {"type": "null"}, Any: {}, object: {}})
 
 
 class ModelSchemaGenerator(GenerateJsonSchema):

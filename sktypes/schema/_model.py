@@ -1,0 +1,128 @@
+"""A parsed schema: its root node, its definitions and what the model could not express."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal
+
+from sktypes import _pointer
+from sktypes.jsondoc import JsonDocument
+from sktypes.schema._nodes import AnyNode, Node, RefNode
+
+__all__ = ["Flavor", "SchemaModel", "Unsupported"]
+
+Flavor = Literal["json-schema", "openapi-3.0"]
+"""How keywords are read: JSON Schema 2020-12, or OpenAPI 3.0's Schema Object
+(``nullable``, boolean ``exclusiveMinimum``/``Maximum``, ``$ref`` siblings ignored)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unsupported:
+    """A keyword the model does not represent, and where it is.
+
+    Attributes:
+        pointer: the JSON pointer of the keyword (``/properties/a/not``).
+        keyword: the keyword (``not``).
+        reason: why it is listed ("is not represented", "is not a valid regular
+            expression"...).
+    """
+
+    pointer: str
+    keyword: str
+    reason: str = "is not represented in the schema model"
+
+    def __str__(self) -> str:
+        return f"{self.pointer or '/'}: {self.keyword} {self.reason}"
+
+    def warning(self, file: str) -> str:
+        """The line a code generator prints for it."""
+        where = self.pointer or "/"
+        return f"warning: {file}:{where}: {self.keyword} cannot be expressed in generated code"
+
+
+class SchemaModel:
+    """One parsed JSON Schema: nodes for the root and every definition, built once.
+
+    Get one with :func:`sktypes.schema.parse`. References resolve through the model
+    (:meth:`resolve`, or :attr:`RefNode.target`), so recursive definitions are fine.
+
+    Attributes:
+        document: the schema, frozen.
+        flavor: how it was read (``json-schema`` or ``openapi-3.0``).
+        root: the node of the whole schema.
+        definitions: ``$defs`` (and ``definitions``) by name, in document order.
+        unsupported: every keyword the model does not represent, with its JSON pointer,
+            in document order. Empty means the nodes say everything the schema says.
+    """
+
+    __slots__ = (
+        "__weakref__",
+        "_nodes",
+        "_targets",
+        "definitions",
+        "document",
+        "flavor",
+        "root",
+        "unsupported",
+    )
+
+    def __init__(self, document: JsonDocument, flavor: Flavor) -> None:
+        """An empty model; :mod:`sktypes.schema._parse` fills it (use ``parse``)."""
+        self.document = document
+        self.flavor: Flavor = flavor
+        self.root: Node = AnyNode()
+        self.definitions: Mapping[str, Node] = MappingProxyType({})
+        self.unsupported: tuple[Unsupported, ...] = ()
+        self._nodes: dict[str, Node] = {}
+        self._targets: dict[str, Node] = {}
+
+    def resolve(self, ref: RefNode | str) -> Node:
+        """The node a reference points at, through any chain of references.
+
+        A reference that cannot be followed (outside the document, or to nothing) gives
+        ``AnyNode``; ``unsupported`` lists it.
+        """
+        seen: set[str] = set()
+        node: Node = ref if isinstance(ref, RefNode) else RefNode(ref=ref)
+        while isinstance(node, RefNode):
+            if node.ref in seen:
+                return AnyNode(pointer=node.pointer)  # a chain of bare references
+            seen.add(node.ref)
+            target = self._targets.get(node.ref)
+            if target is None and node.ref.startswith("#"):
+                try:
+                    target = self._nodes.get(_pointer.join("", *_pointer.split(node.ref)))
+                except _pointer.PointerError:
+                    target = None
+            if target is None:
+                return AnyNode(pointer=node.pointer)
+            node = target
+        return node
+
+    def definition(self, name: str) -> Node:
+        """The definition called ``name`` (``KeyError`` when there is none)."""
+        return self.definitions[name]
+
+    def nodes(self) -> Iterator[Node]:
+        """Every node of the root and the definitions, each once (references not followed)."""
+        seen: set[int] = set()
+        todo = [self.root, *self.definitions.values()]
+        while todo:
+            node = todo.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            yield node
+            todo.extend(node.children())
+
+    def warnings(self, file: str) -> list[str]:
+        """One ``warning: <file>:<pointer>: <keyword> cannot be expressed ...`` per entry."""
+        return [u.warning(file) for u in self.unsupported]
+
+    def __repr__(self) -> str:
+        return (
+            f"SchemaModel(root={self.root!r}, definitions={list(self.definitions)!r}, "
+            f"unsupported={len(self.unsupported)})"
+        )
