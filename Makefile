@@ -13,11 +13,11 @@ $(BIN)/python:
 	$(PY) -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed-base: pyproject.toml | $(BIN)/python
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet -e . --config-settings editable_mode=compat
 	@touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev]' --config-settings editable_mode=compat
 	@touch $@ $(VENV)/.installed-base
 
 BENCH_VENV := .bench-venv
@@ -61,7 +61,7 @@ lint: $(VENV)/.installed-dev ## ruff check, ruff format --check, mypy --strict
 
 .PHONY: test
 test: $(VENV)/.installed-dev lint ## the whole suite: lint, types, unit, property, golden, corpus
-	$(BIN)/pytest -n 2 -q -p no:cacheprovider
+	$(BIN)/pytest -n 2 --dist loadgroup -q -p no:cacheprovider
 	$(MAKE) --no-print-directory integrations
 
 # --- framework integrations: each framework in its own venv (.venv-<extra>), built by uv ---

@@ -23,7 +23,7 @@ from sktypes_codegen._naming import (
     import_order,
     py_string,
 )
-from sktypes_codegen._render import LINE_LENGTH, assignment, call
+from sktypes_codegen._render import assignment, call, line_length
 from sktypes_codegen._types import ClassDef, TypeBuilder
 
 __all__ = ["OperationContext", "PluginContext", "plugin_context"]
@@ -61,7 +61,7 @@ class OperationContext:
         pad = " " * 8
         head = send if self.result_kind == "none" else f"response = {send}"
         inner = f"self.{self.request_name}({self.call_args})"
-        if 8 + len(f"{head}({inner})") > LINE_LENGTH:  # the argument line ends with a comma
+        if 8 + len(f"{head}({inner})") > line_length():  # the argument line ends with a comma
             inner = call(f"self.{self.request_name}", self.call_args.split(", "), 12, ",")[:-1]
         lines = [pad + call(head, [inner], 8)]
         if self.result_kind == "none":

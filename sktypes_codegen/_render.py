@@ -10,16 +10,44 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import jinja2
 
 from sktypes_codegen._naming import docstring_body, py_literal, py_string, py_string_chunks
 
-__all__ = ["LINE_LENGTH", "assignment", "call", "environment", "render", "signature"]
+__all__ = [
+    "DEFAULT_LINE_LENGTH",
+    "assignment",
+    "call",
+    "environment",
+    "line_length",
+    "render",
+    "signature",
+    "using_line_length",
+]
 
-LINE_LENGTH = 100
-"""Generated lines stay within this length (ruff's E501 at the project's setting)."""
+DEFAULT_LINE_LENGTH = 100
+"""Generated lines stay within this length unless told otherwise (ruff's E501 setting)."""
+
+_LINE_LENGTH: ContextVar[int] = ContextVar("line_length", default=DEFAULT_LINE_LENGTH)
+
+
+def line_length() -> int:
+    """The line length of the generation under way (see :func:`using_line_length`)."""
+    return _LINE_LENGTH.get()
+
+
+@contextmanager
+def using_line_length(width: int) -> Iterator[None]:
+    """Generate at ``width`` columns inside the block (the repository formatter's setting)."""
+    token = _LINE_LENGTH.set(width)
+    try:
+        yield
+    finally:
+        _LINE_LENGTH.reset(token)
 
 
 def _docstring(text: str | None, indent: int, fallback: str = "") -> str:
@@ -28,14 +56,14 @@ def _docstring(text: str | None, indent: int, fallback: str = "") -> str:
     A one-line docstring too long for its closing quotes is wrapped 3 columns narrower:
     ruff's formatter would pull lone closing quotes back onto a single text line.
     """
-    lines = docstring_body(text or fallback, indent=indent + 4, width=LINE_LENGTH)
+    lines = docstring_body(text or fallback, indent=indent + 4, width=line_length())
     if not lines:
         return ""
     pad = " " * indent
-    if len(lines) == 1 and indent + len(lines[0]) + 6 <= LINE_LENGTH:
+    if len(lines) == 1 and indent + len(lines[0]) + 6 <= line_length():
         return f'"""{lines[0]}"""'
     if len(lines) == 1:
-        lines = docstring_body(text or fallback, indent=indent + 7, width=LINE_LENGTH)
+        lines = docstring_body(text or fallback, indent=indent + 7, width=line_length())
         if len(lines) == 1:  # one unbreakable word: a long line either way
             return f'"""{lines[0]}"""'
     body = "".join(f"{pad}{line}\n" if line else "\n" for line in lines[1:])
@@ -44,7 +72,7 @@ def _docstring(text: str | None, indent: int, fallback: str = "") -> str:
 
 def _chunks(text: str, indent: int) -> list[str]:
     """String literals for ``text``, one per line at ``indent`` (nothing follows them)."""
-    return py_string_chunks(text, LINE_LENGTH - indent)
+    return py_string_chunks(text, line_length() - indent)
 
 
 @functools.cache
@@ -116,7 +144,7 @@ def _noqa_long_lines(text: str) -> str:
     Like ruff's E501, a long line that is a single word (``name=name`` with a long name)
     does not count: marking a file for it alone would be an unused ``noqa`` (RUF100).
     """
-    if all(len(line) <= LINE_LENGTH or " " not in line.strip() for line in text.splitlines()):
+    if all(len(line) <= line_length() or " " not in line.strip() for line in text.splitlines()):
         return text
     head, sep, rest = text.partition('"""\n\n')
     return head + sep + "# ruff: noqa: E501\n" + rest if sep else "# ruff: noqa: E501\n" + text
@@ -132,12 +160,12 @@ def signature(
     """
     keyword = "async def" if is_async else "def"
     one = f"{keyword} {name}({', '.join(params)}) -> {returns}:"
-    if indent + len(one) <= LINE_LENGTH:
+    if indent + len(one) <= line_length():
         return one
     pad = " " * (indent + 4)
     body = "".join(f"{pad}{_parameter(p, indent + 4)},\n" for p in params)
     close = " " * indent
-    if indent + len(f") -> {returns}:") <= LINE_LENGTH:
+    if indent + len(f") -> {returns}:") <= line_length():
         return f"{keyword} {name}(\n{body}{close}) -> {returns}:"
     if len(_split_top(returns, "|")) == 1 and not returns.endswith("]"):
         return f"{keyword} {name}(\n{body}{close}) -> {returns}:"  # one long name stays
@@ -148,7 +176,7 @@ def signature(
 def _parameter(param: str, indent: int) -> str:
     """One ``name: annotation [= default]`` parameter (followed by a comma) at ``indent``."""
     name, colon, rest = param.partition(": ")
-    if not colon or indent + len(param) + 1 <= LINE_LENGTH:
+    if not colon or indent + len(param) + 1 <= line_length():
         return param
     annotation, default = _split_default(rest)
     tail = f" = {default}" if default is not None else ""
@@ -170,7 +198,7 @@ def call(head: str, args: list[str], indent: int, tail: str = "") -> str:
     The trailing comma is "magic" for ruff's formatter, so the exploded form is stable.
     """
     one = f"{head}({', '.join(args)}){tail}"
-    if indent + len(one) <= LINE_LENGTH or not args:
+    if indent + len(one) <= line_length() or not args:
         return one
     pad = " " * (indent + 4)
     inner = "".join(f"{pad}{_expression(a, indent + 4, last=1)},\n" for a in args)
@@ -197,14 +225,14 @@ def assignment(
     one = head if value is None and not args else f"{head} = {expression or callee}"
     pad = " " * indent
     if not args:
-        if indent + len(one) <= LINE_LENGTH:
+        if indent + len(one) <= line_length():
             return one
         if value is None:
             return _annotation_lines(name, annotation, pad)
-    elif indent + len(one) + 1 <= LINE_LENGTH:  # ``Field(`` fits: the call explodes
+    elif indent + len(one) + 1 <= line_length():  # ``Field(`` fits: the call explodes
         return call(one, args, indent)
     inner = call(callee, args, indent + 4) if args else str(value)
-    if indent + len(f"{head} = (") <= LINE_LENGTH:
+    if indent + len(f"{head} = (") <= line_length():
         return f"{head} = (\n{pad}    {inner}\n{pad})"
     outer = call(callee, args, indent) if args else str(value)
     return f"{_annotation_lines(name, annotation, pad)} = {outer}"
@@ -236,7 +264,7 @@ def _expression(
     an expression that fits (what follows it on the line does not); ``last`` is the columns
     that follow it on its last line (`` = None,``).
     """
-    if not force and indent + first + len(expr) + last <= LINE_LENGTH:
+    if not force and indent + first + len(expr) + last <= line_length():
         return expr
     pad = " " * indent
     parts = _split_top(expr, "|")
@@ -250,7 +278,7 @@ def _expression(
     cut = expr.index("[")
     items = _split_top(expr[cut + 1 : -1], ",")
     inner = " " * (indent + 4)
-    if len(items) == 1 and indent + 4 + len(items[0]) <= LINE_LENGTH:
+    if len(items) == 1 and indent + 4 + len(items[0]) <= line_length():
         return f"{expr[:cut]}[\n{inner}{items[0]}\n{pad}]"
     body = "".join(f"{inner}{_expression(item, indent + 4)},\n" for item in items)
     return f"{expr[:cut]}[\n{body}{pad}]"

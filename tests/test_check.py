@@ -88,7 +88,8 @@ def test_stale_generated_package_is_flagged(tmp_path: Path) -> None:
     ]
     spec.write_text(spec.read_text() + "\n# changed\n")
     [finding] = check_paths([str(package)])
-    assert "changed since generation" in finding.reason
+    assert finding.path == str(spec)
+    assert f"changed since package {package} was generated from it" in finding.reason
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="corpus not available")

@@ -1,11 +1,14 @@
 """``sktypes check``: find problems in specs, schemas, manuals and generated packages.
 
-Each checker takes a path and returns :class:`Finding` values (``path:place: reason``);
-:func:`check_paths` picks the checker by what the file holds, not only by its name.
+:func:`run_check` takes paths as a person or pre-commit gives them (directories are walked;
+a changed spec or ``$ref``'d file checks every package generated from it, found through the
+packages' ``sktypes.json`` link records) and returns a :class:`CheckReport`: the
+:class:`Finding` values (``path:place: reason``) and what was checked, by kind.
 """
 
 from __future__ import annotations
 
-from sktypes.check._checks import Finding, check_path, check_paths
+from sktypes.check._findings import Finding
+from sktypes.check._run import CheckReport, MissingPathError, check_paths, run_check
 
-__all__ = ["Finding", "check_path", "check_paths"]
+__all__ = ["CheckReport", "Finding", "MissingPathError", "check_paths", "run_check"]

@@ -12,7 +12,33 @@ import click
 
 from sktypes.errors import SktypesError
 
-__all__ = ["fail", "write_atomic", "write_output"]
+__all__ = [
+    "exclude_option",
+    "fail",
+    "fail_on",
+    "include_option",
+    "quiet_option",
+    "verbose_option",
+    "write_atomic",
+    "write_output",
+]
+
+quiet_option = click.option(
+    "--quiet", "-q", is_flag=True, help="Print only findings and errors (no summary, no progress)."
+)
+verbose_option = click.option(
+    "--verbose", "-v", is_flag=True, help="Also list everything checked or written (stderr)."
+)
+include_option = click.option(
+    "--include",
+    multiple=True,
+    metavar="PATTERN",
+    help="Only operations matching: tag:T, id:OPERATION_ID, 'GET /path/*', or a bare "
+    "tag/operationId/function-name glob (repeatable).",
+)
+exclude_option = click.option(
+    "--exclude", multiple=True, metavar="PATTERN", help="Leave matching operations out."
+)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -23,7 +49,8 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 def fail_on(exc: SktypesError, code: int = 2) -> NoReturn:
     """Report an sktypes error in one line (its first line) and exit."""
-    fail(str(exc).splitlines()[0] if len(str(exc).splitlines()) == 1 else str(exc), code)
+    lines = str(exc).splitlines()
+    fail(lines[0] if lines else type(exc).__name__, code)
 
 
 def write_atomic(path: Path, data: str | bytes) -> None:

@@ -1,4 +1,9 @@
-"""``sktypes generate SPEC -o DIR [--name PKG] [--sync] [--split/--no-split] [--check]``."""
+"""``sktypes generate [SPEC -o DIR] [--name PKG] [options]``.
+
+With no SPEC, every ``[[tool.sktypes.generate]]`` target of the nearest ``pyproject.toml``
+is generated (or, with ``--check``, compared). Exit 0 done (or fresh), 1 stale under
+``--check``, 2 unusable input (one line naming the file and place).
+"""
 
 from __future__ import annotations
 
@@ -6,21 +11,39 @@ from pathlib import Path
 
 import click
 
-from sktypes.cli._common import fail
+from sktypes.check._findings import display
+from sktypes.cli._common import (
+    exclude_option,
+    fail,
+    fail_on,
+    include_option,
+    quiet_option,
+    verbose_option,
+)
+from sktypes.cli._config import Target, find_pyproject, formatter_line_length, read_targets
+from sktypes.cli._progress import steps
 from sktypes.errors import SktypesError
 
 __all__ = ["generate"]
 
 
 @click.command()
-@click.argument("spec", type=click.Path(dir_okay=False))
-@click.option("--output", "-o", "output", required=True, help="Directory for the package.")
+@click.argument("spec", required=False, type=click.Path(dir_okay=False))
+@click.option("--output", "-o", "output", default=None, help="Directory for the package.")
 @click.option("--name", default=None, help="Package name (default: the API title).")
 @click.option("--sync", is_flag=True, help="Also generate blocking *_sync methods.")
 @click.option(
     "--split/--no-split",
     default=None,
     help="One submodule per tag (default: for specs of 300+ operations with several tags).",
+)
+@include_option
+@exclude_option
+@click.option(
+    "--line-length",
+    type=click.IntRange(40, 400),
+    default=None,
+    help="Width of the generated code (default: the repository's ruff/black setting, else 88).",
 )
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if the package is stale.")
 @click.option(
@@ -29,37 +52,105 @@ __all__ = ["generate"]
     is_flag=True,
     help="Skip spec validation; generate the operations that can be understood.",
 )
+@quiet_option
+@verbose_option
 def generate(
-    spec: str,
-    output: str,
+    spec: str | None,
+    output: str | None,
     name: str | None,
     sync: bool,
     split: bool | None,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    line_length: int | None,
     check: bool,
     no_validate: bool,
+    quiet: bool,
+    verbose: bool,
 ) -> None:
-    """Generate a typed plugin package from an OpenAPI (or Swagger 2.0) SPEC."""
-    from sktypes_codegen import generate_plugin, render_plugin  # build-time only: import on use
+    """Generate a typed plugin package from an OpenAPI (or Swagger 2.0) SPEC.
 
-    if not Path(spec).is_file():
-        fail(f"{spec}: no such file")
+    Without SPEC, regenerate every target listed in [tool.sktypes] of pyproject.toml.
+    """
+    if spec is None:
+        if output or name:
+            fail("--output and --name need a SPEC (or list targets in [tool.sktypes])")
+        targets = _configured()
+    else:
+        if output is None:
+            fail("missing option '--output' / '-o'")
+        validate = not no_validate
+        targets = [Target(Path(spec), Path(output), name, sync, split, validate, include, exclude)]
+    stale = 0
+    for target in targets:
+        stale += _one(target, line_length, check=check, quiet=quiet, verbose=verbose)
+    raise SystemExit(1 if stale else 0)
+
+
+def _configured() -> list[Target]:
+    pyproject = find_pyproject()
+    if pyproject is None:
+        fail("no SPEC given and no pyproject.toml with [tool.sktypes] generate targets")
     try:
-        if check:
-            package, files = render_plugin(
-                spec, name=name, sync=sync, validate=not no_validate, split=split
-            )
-            stale = [
-                f
-                for f, content in files.items()
-                if not (Path(output) / package / f).is_file()
-                or (Path(output) / package / f).read_text(encoding="utf-8") != content
-            ]
-            for f in stale:
-                click.echo(f"{Path(output) / package / f}:1: differs from a fresh generation")
-            raise SystemExit(1 if stale else 0)
-        target = generate_plugin(
-            spec, output, name=name, sync=sync, validate=not no_validate, split=split
-        )
+        targets = read_targets(pyproject)
     except SktypesError as exc:
-        fail(str(exc).splitlines()[0])
-    click.echo(f"wrote {target}")
+        fail_on(exc)
+    if not targets:
+        fail(f"no SPEC given and {pyproject} lists no [[tool.sktypes.generate]] targets")
+    return targets
+
+
+def _one(target: Target, width: int | None, *, check: bool, quiet: bool, verbose: bool) -> int:
+    """Generate (or compare) one target; return the number of stale files."""
+    from sktypes_codegen import render_plugin
+    from sktypes_codegen._package import write_package  # build-time only: import on use
+
+    if not target.spec.is_file():
+        fail(f"{target.spec}: no such file")
+    try:
+        line_length = width or formatter_line_length(target.output)
+        with steps(2, enabled=not quiet) as progress:
+            progress.advance(f"generating from {target.spec}")
+            package, files = render_plugin(
+                target.spec,
+                name=target.name,
+                sync=target.sync,
+                validate=target.validate,
+                split=target.split,
+                line_length=line_length,
+                include=target.include,
+                exclude=target.exclude,
+            )
+            progress.advance(f"writing {len(files)} files")
+            if check:
+                return _stale(target.output / package, files)
+            written = write_package(
+                target.spec,
+                target.output,
+                package,
+                files,
+                sync=target.sync,
+                validate=target.validate,
+                line_length=line_length,
+                include=target.include,
+                exclude=target.exclude,
+            )
+    except SktypesError as exc:
+        fail_on(exc)
+    if not quiet:
+        click.echo(f"wrote {display(written)}")
+    if verbose:
+        for file_name in sorted(files):
+            click.echo(f"  {display(written / file_name)}", err=True)
+    return 0
+
+
+def _stale(package: Path, files: dict[str, str]) -> int:
+    stale = [
+        f
+        for f, content in files.items()
+        if not (package / f).is_file() or (package / f).read_bytes() != content.encode()
+    ]
+    for f in stale:
+        click.echo(f"{package / f}:1: differs from a fresh generation")
+    return len(stale)

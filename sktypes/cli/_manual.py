@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 import orjson
 
-from sktypes.cli._common import fail, write_output
+from sktypes.cli._common import exclude_option, fail, include_option, write_output
 from sktypes.cli._targets import load_views
 from sktypes.errors import SktypesError
 from sktypes.manual import FORMATS, functions_manual
@@ -19,10 +19,18 @@ __all__ = ["manual"]
     "--format", "-f", "fmt", type=click.Choice(FORMATS), default="planner", show_default=True
 )
 @click.option("--output", "-o", default=None, help="Write to FILE (atomically) instead of stdout.")
-def manual(targets: tuple[str, ...], fmt: str, output: str | None) -> None:
+@include_option
+@exclude_option
+def manual(
+    targets: tuple[str, ...],
+    fmt: str,
+    output: str | None,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+) -> None:
     """Print the functions manual of TARGETS (pkg.mod:obj, pkg.mod, file.py, spec, tools.json)."""
     try:
-        views = load_views(targets)
+        views = load_views(targets, include=include, exclude=exclude)
         result = functions_manual(views, fmt)
     except SktypesError as exc:
         fail(str(exc).splitlines()[0])

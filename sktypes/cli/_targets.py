@@ -23,6 +23,7 @@ import yaml
 from sktypes.errors import SktypesError
 from sktypes.introspect import _info, function_view, plugin_views
 from sktypes.manual import views_from_manual
+from sktypes.openapi._select import Candidate, operation_candidate, select
 from sktypes.views import FunctionView
 
 __all__ = ["TargetError", "load_module", "load_object", "load_views"]
@@ -34,28 +35,47 @@ class TargetError(SktypesError):
     """A command-line target cannot be loaded."""
 
 
-def load_views(targets: Sequence[str]) -> list[FunctionView]:
-    """Return the views of every target, in order."""
+def load_views(
+    targets: Sequence[str], *, include: Sequence[str] = (), exclude: Sequence[str] = ()
+) -> list[FunctionView]:
+    """Return the views of every target, in order, filtered by ``include``/``exclude``.
+
+    Patterns are those of ``sktypes.openapi.select_operations``: tags, methods and paths
+    match OpenAPI operations; names (``id:`` or bare globs) match any function's name or
+    fully qualified name.
+
+    Raises:
+        SktypesError: a target cannot be loaded, or a pattern matches no function.
+    """
     views: list[FunctionView] = []
+    candidates: list[Candidate] = []
     for target in targets:
-        views.extend(_views_of(target))
+        for view, candidate in _views_of(target):
+            views.append(view)
+            candidates.append(candidate)
+    if include or exclude:
+        return select(views, candidates, include, exclude)
     return views
 
 
-def _views_of(target: str) -> list[FunctionView]:
+def _named(views: Sequence[FunctionView]) -> list[tuple[FunctionView, Candidate]]:
+    return [(v, Candidate(names=(v.name, v.fully_qualified_name))) for v in views]
+
+
+def _views_of(target: str) -> list[tuple[FunctionView, Candidate]]:
     path = Path(target)
     if path.suffix in _SPEC_SUFFIXES:
         return _document_views(path)
     if path.suffix == ".py":
-        return _module_views(_import_file(path), target)
+        return _named(_module_views(_import_file(path), target))
     module_name, _, attr = target.partition(":")
     module = _import_module(module_name, target)
     if not attr:
-        return _module_views(module, target)
+        return _named(_module_views(module, target))
     obj = load_object(target)
     if inspect.isfunction(obj) or inspect.ismethod(obj):
-        return [function_view(obj)]
-    return plugin_views(obj)
+        return _named([function_view(obj)])
+    return _named(plugin_views(obj))
 
 
 def load_object(target: str) -> Any:
@@ -131,7 +151,7 @@ def _module_views(module: types.ModuleType, target: str) -> list[FunctionView]:
     return views
 
 
-def _document_views(path: Path) -> list[FunctionView]:
+def _document_views(path: Path) -> list[tuple[FunctionView, Candidate]]:
     if not path.is_file():
         raise TargetError("no such file", file=str(path))
     raw = path.read_bytes()
@@ -146,8 +166,12 @@ def _document_views(path: Path) -> list[FunctionView]:
     if isinstance(data, dict) and ("openapi" in data or "swagger" in data):
         from sktypes.openapi import load_openapi
 
-        return list(load_openapi(path).views)
+        plugin = load_openapi(path)
+        return [
+            (view, operation_candidate(op, view))
+            for op, view in zip(plugin.operations, plugin.views, strict=True)
+        ]
     try:
-        return views_from_manual(data)
+        return _named(views_from_manual(data))
     except SktypesError as exc:
         raise TargetError(exc.message, file=str(path), where=exc.where) from None

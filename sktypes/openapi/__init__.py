@@ -22,11 +22,13 @@ from sktypes.openapi._model import (
     ParameterLocation,
     RequestBody,
 )
+from sktypes.openapi._select import FilterError, select_operations
 from sktypes.openapi._source import DEFAULT_MAX_BYTES
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "BodyField",
+    "FilterError",
     "OpenApiPlugin",
     "Operation",
     "OperationParameter",
@@ -34,4 +36,5 @@ __all__ = [
     "RequestBody",
     "Source",
     "load_openapi",
+    "select_operations",
 ]

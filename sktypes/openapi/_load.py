@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from sktypes.openapi._operations import OperationBuilder, server_urls
 from sktypes.openapi._params import ParamContext
 from sktypes.openapi._refs import Place, Refs
 from sktypes.openapi._schemas import SchemaConverter
+from sktypes.openapi._select import select_operations
 from sktypes.openapi._source import DEFAULT_MAX_BYTES, Document, parse_bytes, read_path
 from sktypes.openapi._validate import validate_spec
 from sktypes.views import FunctionView
@@ -35,6 +36,8 @@ def load_openapi(
     allow_remote_refs: bool = False,
     flatten_body: bool = False,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    include: Iterable[str] = (),
+    exclude: Iterable[str] = (),
 ) -> OpenApiPlugin:
     """Load a Swagger 2.0 / OpenAPI 3.0 / 3.1 document as a plugin of function views.
 
@@ -49,8 +52,12 @@ def load_openapi(
         flatten_body: expose an object request body's top-level properties as separate
             parameters instead of one ``body`` parameter.
         max_bytes: size limit per file (also for files reached through ``$ref``).
+        include: keep only the operations some pattern matches (``tag:T``, ``id:OP``,
+            ``GET /path/*``, or a bare tag/operationId glob; see ``select_operations``).
+        exclude: then drop the operations some pattern matches.
 
     Raises:
+        FilterError: an ``include``/``exclude`` pattern matches no operation.
         OpenApiError: the document cannot be read or is not a (valid) OpenAPI document; the
             message names the file and the JSON pointer or line.
     """
@@ -77,7 +84,7 @@ def load_openapi(
         if not allow_remote_refs:  # the validator would fetch them itself
             _refuse_remote(refs)
         validate_spec(doc, version)
-    return plugin
+    return select_operations(plugin, include, exclude)
 
 
 def _refuse_remote(refs: Refs) -> None:

@@ -1,0 +1,206 @@
+"""The recorded link from a generated package to its spec and options (``sktypes.json``).
+
+``generate_plugin`` writes ``OUT/<name>/sktypes.json``::
+
+    {
+      "spec": "../../api/v1/openapi.yaml",
+      "inputs": {"../../api/v1/openapi.yaml": "<sha256>", "../../api/v1/pet.yaml": "<sha256>"},
+      "name": "petstore_v1",
+      "options": {"layout": "single", "sync": false, "validate": true, "line_length": 88,
+                  "include": [], "exclude": []}
+    }
+
+Paths are relative to the package directory (POSIX separators), so the record stays true
+when the repository moves. ``inputs`` holds the spec and every local file its ``$ref``s reach,
+transitively, each with the SHA-256 of its bytes: ``sktypes check`` pairs a changed file with
+every package generated from it, names the file that changed, and regenerates with the
+recorded options to find hand edits. No timestamps, no versions: generating twice gives the
+same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urldefrag
+
+import orjson
+
+from sktypes.errors import GenerationError, SktypesError
+from sktypes.openapi._source import DEFAULT_MAX_BYTES, read_path
+
+__all__ = ["LINK_FILE", "GenerationOptions", "Link", "read_link", "spec_inputs", "write_link"]
+
+LINK_FILE = "sktypes.json"
+"""The link record's file name inside a generated package."""
+
+
+@dataclass(frozen=True, slots=True)
+class GenerationOptions:
+    """The options a package was generated with (what regenerating it needs)."""
+
+    sync: bool = False
+    validate: bool = True
+    split: bool = False
+    line_length: int = 100
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (``layout`` is ``"split"`` or ``"single"``)."""
+        return {
+            "layout": "split" if self.split else "single",
+            "sync": self.sync,
+            "validate": self.validate,
+            "line_length": self.line_length,
+            "include": list(self.include),
+            "exclude": list(self.exclude),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], where: str) -> GenerationOptions:
+        """Read the JSON form back; :class:`GenerationError` naming ``where`` when malformed."""
+        try:
+            layout = data.get("layout", "single")
+            if layout not in ("single", "split"):
+                raise ValueError(f"layout {layout!r}")
+            options = cls(
+                sync=_bool(data.get("sync", False)),
+                validate=_bool(data.get("validate", True)),
+                split=layout == "split",
+                line_length=int(data.get("line_length", 100)),
+                include=tuple(str(p) for p in data.get("include", ())),
+                exclude=tuple(str(p) for p in data.get("exclude", ())),
+            )
+        except (TypeError, ValueError) as exc:
+            raise GenerationError(f"malformed options: {exc}", file=where) from None
+        return options
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{value!r} is not true or false")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A package's link record, with paths resolved against the package directory."""
+
+    package: Path
+    name: str
+    spec: Path
+    inputs: dict[Path, str] = field(default_factory=dict)
+    options: GenerationOptions = GenerationOptions()
+
+    def changed_inputs(self) -> Iterator[tuple[Path, str]]:
+        """Every input whose bytes differ from the record: ``(path, "changed"|"missing")``."""
+        for path, digest in self.inputs.items():
+            try:
+                now = file_digest(path)
+            except OSError:
+                yield path, "missing"
+                continue
+            if now != digest:
+                yield path, "changed"
+
+
+def file_digest(path: Path) -> str:
+    """The SHA-256 of a file's bytes."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _refs(node: Any) -> Iterator[str]:
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                yield ref
+            stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, (dict, list)))
+
+
+def spec_inputs(spec: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Path]:
+    """The spec and every local file its ``$ref``s reach, transitively (resolved paths).
+
+    Remote references are not inputs (they are refused unless allowed, and not pinned).
+    A reference to a file that cannot be read is left to the loader to report.
+    """
+    root = spec.resolve()
+    seen = [root]
+    queue = [root]
+    while queue:
+        current = queue.pop()
+        try:
+            data = read_path(current, str(current), max_bytes).data
+        except SktypesError:
+            continue
+        for ref in _refs(data):
+            target, _ = urldefrag(ref)
+            if not target or "://" in target or target.startswith("//"):
+                continue
+            path = (current.parent / unquote(target)).resolve()
+            if path not in seen and path.is_file():
+                seen.append(path)
+                queue.append(path)
+    return [seen[0], *sorted(seen[1:])]
+
+
+def _relative(path: Path, base: Path) -> str:
+    return Path(os.path.relpath(path, base)).as_posix()
+
+
+def link_text(package_dir: Path, spec: Path, name: str, options: GenerationOptions) -> str:
+    """The link record of a package about to be written at ``package_dir``."""
+    base = package_dir.resolve()
+    inputs = spec_inputs(spec)
+    record = {
+        "spec": _relative(inputs[0], base),
+        "inputs": {_relative(p, base): file_digest(p) for p in inputs},
+        "name": name,
+        "options": options.to_dict(),
+    }
+    return orjson.dumps(record, option=orjson.OPT_INDENT_2).decode() + "\n"
+
+
+def write_link(
+    package_dir: Path, spec: Path, name: str, options: GenerationOptions, into: Path
+) -> None:
+    """Write the link record of the package that will live at ``package_dir`` into ``into``."""
+    (into / LINK_FILE).write_text(link_text(package_dir, spec, name, options), encoding="utf-8")
+
+
+def read_link(package_dir: Path) -> Link | None:
+    """The package's link record, or ``None`` when it has none.
+
+    Raises:
+        GenerationError: the record is not valid JSON or misses a field (names the file).
+    """
+    file = package_dir / LINK_FILE
+    if not file.is_file():
+        return None
+    where = str(file)
+    try:
+        data = orjson.loads(file.read_bytes())
+        base = package_dir.resolve()
+        inputs = {(base / str(k)).resolve(): str(v) for k, v in dict(data["inputs"]).items()}
+        return Link(
+            package=package_dir,
+            name=str(data["name"]),
+            spec=(base / str(data["spec"])).resolve(),
+            inputs=inputs,
+            options=GenerationOptions.from_dict(data.get("options", {}), where),
+        )
+    except orjson.JSONDecodeError as exc:
+        raise GenerationError(f"not valid JSON: {exc}", file=where) from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise GenerationError(
+            f"not a link record: missing or malformed {exc}", file=where
+        ) from None

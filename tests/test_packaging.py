@@ -1,0 +1,203 @@
+"""The distribution: what the wheel holds, what it requires, and that it works installed.
+
+The wheel and sdist are built with ``python -m build`` (an isolated build, as a user's pip
+does it); the wheel is installed into a clean virtual environment that has nothing but its
+requirements, and the CLI runs there: generate, check a repository holding a manual.json,
+hydrate into a generated model.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+from collections.abc import Iterator
+from importlib.metadata import packages_distributions
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("sktypes", "sktypes_codegen")
+pytestmark = pytest.mark.xdist_group("packaging")  # one build per run (make test: loadgroup)
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def test_the_packaged_schemas_are_the_published_ones() -> None:
+    published = sorted((ROOT / "schemas").glob("*.json"))
+    packaged = sorted((ROOT / "sktypes" / "schemas").glob("*.json"))
+    assert [p.name for p in packaged] == [p.name for p in published]
+    for source, copy in zip(published, packaged, strict=True):
+        assert copy.read_bytes() == source.read_bytes(), (
+            f"{copy} differs from {source}: cp schemas/*.json sktypes/schemas/"
+        )
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    out = tmp_path_factory.mktemp("dist")
+    src = tmp_path_factory.mktemp("src") / "sktypes"
+    # build from a copy of the tracked files, as a fresh clone would (no .venv, no caches)
+    tracked = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.split(b"\0")
+    for name in filter(None, (t.decode() for t in tracked)):
+        if (ROOT / name).is_file():
+            (src / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, src / name)
+    built = subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(out), str(src)],
+        capture_output=True,
+        text=True,
+    )
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+    return out
+
+
+def _wheel(dist: Path) -> Path:
+    (wheel,) = dist.glob("sktypes-*.whl")
+    return wheel
+
+
+def _requirements(wheel: Path) -> set[str]:
+    with zipfile.ZipFile(wheel) as zf:
+        meta = next(n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
+        text = zf.read(meta).decode()
+    out = set()
+    for line in text.splitlines():
+        if line.startswith("Requires-Dist:") and "extra ==" not in line:
+            out.add(_canonical(re.split(r"[\s<>=!~;\[(]", line.split(":", 1)[1].strip())[0]))
+    return out
+
+
+def test_the_wheel_holds_every_file_the_code_reads_and_no_stray_top_level(dist: Path) -> None:
+    with zipfile.ZipFile(_wheel(dist)) as zf:
+        names = set(zf.namelist())
+    wanted = {f"sktypes/schemas/{p.name}" for p in (ROOT / "schemas").glob("*.json")}
+    wanted |= {
+        f"sktypes_codegen/templates/{p.name}"
+        for p in (ROOT / "sktypes_codegen" / "templates").iterdir()
+    }
+    wanted |= {"sktypes/py.typed", "sktypes_codegen/py.typed"}
+    assert wanted <= names, sorted(wanted - names)
+    top = {n.split("/", 1)[0] for n in names if not n.split("/", 1)[0].endswith(".dist-info")}
+    assert top == set(PACKAGES)
+
+
+def test_the_sdist_holds_the_sources_and_package_data(dist: Path) -> None:
+    (sdist,) = dist.glob("sktypes-*.tar.gz")
+    with tarfile.open(sdist) as tf:
+        names = {n.split("/", 1)[1] for n in tf.getnames() if "/" in n}
+    assert "sktypes/schemas/function-manual.schema.json" in names
+    assert "sktypes_codegen/templates/plugin.py.jinja" in names
+    assert "pyproject.toml" in names
+
+
+def _imported_distributions() -> set[str]:
+    """The distributions whose modules the library code (and generated code) imports."""
+    stdlib = set(sys.stdlib_module_names)
+    owners = packages_distributions()
+    found: set[str] = set()
+    for package in PACKAGES:
+        for file in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(file.read_bytes())):
+                if isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    names = [node.module]
+                else:
+                    continue
+                for name in names:
+                    top = name.split(".")[0]
+                    if top in stdlib or top in PACKAGES or top == "__future__":
+                        continue
+                    found.update(_canonical(d) for d in owners.get(top, [top]))
+    for template in (ROOT / "sktypes_codegen" / "templates").glob("*.jinja"):
+        for match in re.finditer(r"^(?:import|from) (\w+)", template.read_text(), re.M):
+            if match[1] not in stdlib and match[1] not in PACKAGES:
+                found.update(_canonical(d) for d in owners.get(match[1], [match[1]]))
+    return found
+
+
+def test_every_runtime_requirement_is_imported_and_every_import_is_required(dist: Path) -> None:
+    required = _requirements(_wheel(dist))
+    imported = _imported_distributions()
+    assert imported - required == set(), "imported but not declared"
+    assert required - imported == set(), "declared but never imported"
+    assert "datamodel-code-generator" not in required
+
+
+@pytest.fixture(scope="module")
+def venv(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    env = tmp_path_factory.mktemp("venv") / "v"
+    subprocess.run([sys.executable, "-m", "venv", str(env)], check=True)
+    pip = subprocess.run(
+        [str(env / "bin" / "python"), "-m", "pip", "install", "--quiet", str(_wheel(dist))],
+        capture_output=True,
+        text=True,
+    )
+    assert pip.returncode == 0, pip.stdout[-3000:] + pip.stderr[-3000:]
+    return env
+
+
+def _run(venv: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    return subprocess.run(
+        [str(venv / "bin" / args[0]), *args[1:]], capture_output=True, text=True, cwd=cwd, env=clean
+    )
+
+
+def test_the_installed_wheel_generates_checks_and_hydrates(venv: Path, tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / "api").mkdir(parents=True)
+    shutil.copy(ROOT / "schemas/examples/weather_plugin.openapi.yaml", repo / "api/weather.yaml")
+    (repo / "generators").mkdir()  # a local folder of that name must not shadow anything
+    gen = _run(
+        venv,
+        "sktypes",
+        "generate",
+        "api/weather.yaml",
+        "-o",
+        "plugins",
+        "--name",
+        "weather",
+        cwd=repo,
+    )
+    assert gen.returncode == 0, gen.stdout + gen.stderr
+    manual = repo / "plugins" / "weather" / "manual.json"
+    assert json.loads(manual.read_text())[0]["name"]
+    checked = _run(venv, "sktypes", "check", ".", cwd=repo)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    (repo / "tools.manual.json").write_text(json.dumps([{"name": "x", "parameters": 1}]))
+    bad = _run(venv, "sktypes", "check", ".", cwd=repo)
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert "tools.manual.json:/0/parameters" in bad.stdout
+    assert "Traceback" not in bad.stderr
+    (repo / "answer.txt").write_text('Sure! ```json\n{"degreesFahrenheit": "71"}\n```')
+    hydrated = _run(
+        venv,
+        "sktypes",
+        "hydrate",
+        "plugins.weather.models:GetWeatherForecast1Result",
+        "answer.txt",
+        cwd=repo,
+    )
+    assert hydrated.returncode == 0, hydrated.stdout + hydrated.stderr
+    assert json.loads(hydrated.stdout) == {"degreesFahrenheit": 71}
+    wrong = _run(venv, "sktypes", "hydrate", "datetime:date", "answer.txt", cwd=repo)
+    assert wrong.returncode == 1, wrong.stdout + wrong.stderr
+    assert "Traceback" not in wrong.stderr
+    imported = _run(venv, "python", "-c", "import generators", cwd=tmp_path)
+    assert imported.returncode != 0  # no top-level package of that generic name is installed
