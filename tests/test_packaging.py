@@ -71,15 +71,28 @@ def _wheel(dist: Path) -> Path:
     return wheel
 
 
-def _requirements(wheel: Path) -> set[str]:
+_TOOL_EXTRAS = {"dev", "bench", "integration-tests"}
+"""Extras of tools (tests, benchmarks): nothing in the library may need them."""
+
+
+def _requirements(wheel: Path) -> tuple[set[str], set[str]]:
+    """The wheel's runtime requirements, and those of its feature extras (frameworks)."""
     with zipfile.ZipFile(wheel) as zf:
         meta = next(n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
         text = zf.read(meta).decode()
-    out = set()
+    runtime: set[str] = set()
+    extras: set[str] = set()
     for line in text.splitlines():
-        if line.startswith("Requires-Dist:") and "extra ==" not in line:
-            out.add(_canonical(re.split(r"[\s<>=!~;\[(]", line.split(":", 1)[1].strip())[0]))
-    return out
+        if not line.startswith("Requires-Dist:"):
+            continue
+        spec = line.split(":", 1)[1].strip()
+        name = _canonical(re.split(r"[\s<>=!~;\[(]", spec)[0])
+        extra = re.search(r"extra\s*==\s*[\"']([^\"']+)", spec)
+        if extra is None:
+            runtime.add(name)
+        elif _canonical(extra[1]) not in _TOOL_EXTRAS:
+            extras.add(name)
+    return runtime, extras
 
 
 def test_the_wheel_holds_every_file_the_code_reads_and_no_stray_top_level(dist: Path) -> None:
@@ -105,38 +118,44 @@ def test_the_sdist_holds_the_sources_and_package_data(dist: Path) -> None:
     assert "pyproject.toml" in names
 
 
-def _imported_distributions() -> set[str]:
-    """The distributions whose modules the library code (and generated code) imports."""
+def _imported_distributions() -> tuple[set[str], set[str]]:
+    """The distributions the library imports: ``(everywhere else, in sktypes/integrations)``.
+
+    Generated code's imports (the templates) count as the library's: an installed sktypes
+    must be able to run what it generates.
+    """
     stdlib = set(sys.stdlib_module_names)
     owners = packages_distributions()
-    found: set[str] = set()
+    core: set[str] = set()
+    optional: set[str] = set()
+
+    def add(into: set[str], name: str) -> None:
+        top = name.split(".")[0]
+        if top not in stdlib and top not in PACKAGES and top != "__future__":
+            into.update(_canonical(d) for d in owners.get(top, [top]))
+
     for package in PACKAGES:
         for file in (ROOT / package).rglob("*.py"):
+            into = optional if "integrations" in file.relative_to(ROOT).parts else core
             for node in ast.walk(ast.parse(file.read_bytes())):
                 if isinstance(node, ast.Import):
-                    names = [a.name for a in node.names]
+                    for alias in node.names:
+                        add(into, alias.name)
                 elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                    names = [node.module]
-                else:
-                    continue
-                for name in names:
-                    top = name.split(".")[0]
-                    if top in stdlib or top in PACKAGES or top == "__future__":
-                        continue
-                    found.update(_canonical(d) for d in owners.get(top, [top]))
+                    add(into, node.module)
     for template in (ROOT / "sktypes_codegen" / "templates").glob("*.jinja"):
         for match in re.finditer(r"^(?:import|from) (\w+)", template.read_text(), re.M):
-            if match[1] not in stdlib and match[1] not in PACKAGES:
-                found.update(_canonical(d) for d in owners.get(match[1], [match[1]]))
-    return found
+            add(core, match[1])
+    return core, optional
 
 
 def test_every_runtime_requirement_is_imported_and_every_import_is_required(dist: Path) -> None:
-    required = _requirements(_wheel(dist))
-    imported = _imported_distributions()
-    assert imported - required == set(), "imported but not declared"
-    assert required - imported == set(), "declared but never imported"
-    assert "datamodel-code-generator" not in required
+    runtime, extras = _requirements(_wheel(dist))
+    core, optional = _imported_distributions()
+    assert core - runtime == set(), "imported but not a runtime requirement"
+    assert optional - runtime - extras == set(), "imported by an integration, in no extra"
+    assert runtime - core - optional == set(), "declared but never imported"
+    assert "datamodel-code-generator" not in runtime
 
 
 @pytest.fixture(scope="module")
