@@ -350,3 +350,27 @@ def test_library_generation_writes_the_link_too(tmp_path: Path) -> None:
     link = read_link(package)
     assert link is not None and link.spec == spec.resolve()
     assert link.options.line_length == 100
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "nope.yaml"],
+        ["generate", "nope.yaml", "-o", "out"],
+        ["manual", "nope.yaml"],
+        ["stubs", "nope.json"],
+        ["hydrate", "datetime:date", "nope.txt"],
+        ["plan", "check", "nope.plan.json", "--views", "nope.yaml"],
+        ["plan", "run", "nope.plan.json", "--plugins", "nope.yaml"],
+    ],
+)
+def test_every_command_exits_2_with_one_line_on_a_missing_path(
+    args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = sk(*args)
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("sktypes: error: nope.")
+    assert not list(tmp_path.iterdir())  # nothing written
