@@ -35,9 +35,11 @@ from sktypes.views import FunctionView
 
 __all__ = [
     "BadArguments",
+    "Source",
     "Tool",
     "collect",
     "error_text",
+    "foreign_view",
     "run_sync",
     "tools",
 ]
@@ -48,7 +50,7 @@ BadArguments = (ArgumentsError, HydrationError)
 """What a call raises when the model's arguments cannot be used (reported to the model)."""
 
 VIEW_KEY = "sktypes_view"
-"""Where an exported tool keeps its view (frameworks' metadata dicts), for ``views()``."""
+"""Where an exported tool keeps its :class:`Source` (frameworks' metadata dicts)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -280,3 +282,62 @@ def tools(
             )
             out.append(Tool(view, function, kernel, provider_name(view, "openai"), shaped))
     return out
+
+
+# --- back: framework tools -> views -----------------------------------------------------
+
+
+class Source:
+    """An exported tool's origin, kept in the framework object's metadata for ``views()``.
+
+    Copies of the framework object (frameworks deep-copy their metadata) share it.
+    """
+
+    __slots__ = ("merged", "tool")
+
+    def __init__(self, tool: Tool, merged: bool = False) -> None:
+        self.tool = tool
+        self.merged = merged  # one of several plugins merged under one name
+
+    def __copy__(self) -> Source:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Source:
+        return self
+
+    @staticmethod
+    def of(metadata: Mapping[str, Any] | None) -> Source | None:
+        """The source kept in ``metadata``, if any."""
+        found = (metadata or {}).get(VIEW_KEY)
+        return found if isinstance(found, Source) else None
+
+
+def foreign_view(
+    name: str,
+    description: str | None,
+    parameters: Mapping[str, Any] | None,
+    call: Callable[..., Any] | None,
+    *,
+    returns: Mapping[str, Any] | None = None,
+    plugin_name: str = "",
+) -> FunctionView:
+    """The view of a framework's own tool, read from the schema it sends the model.
+
+    The schema is read the way :func:`sktypes.views_from_manual` reads an MCP tool entry
+    (shared definitions go with the parameters that use them; an open arguments object
+    means the tool takes extra arguments); the name is kept whole.
+
+    Raises:
+        ManualError: the parameters schema is not an object schema.
+    """
+    from sktypes.manual import views_from_manual
+
+    entry: dict[str, Any] = {
+        "name": name,
+        "description": description or "",
+        "inputSchema": dict(parameters) if parameters else {"type": "object"},
+    }
+    if returns is not None:
+        entry["outputSchema"] = dict(returns)
+    (view,) = views_from_manual([entry])
+    return dataclasses.replace(view, name=name, plugin_name=plugin_name, native_function=call)

@@ -14,6 +14,7 @@ the function result the model reads — names each bad argument's JSON path.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -35,7 +36,7 @@ from semantic_kernel.functions import (
 from sktypes.errors import SchemaError, SktypesError
 from sktypes.integrations import _core
 from sktypes.introspect import function_view, kernel_function_info, plugin_views
-from sktypes.views import FunctionView, ParameterView, ReturnParameterView
+from sktypes.views import FunctionView, ParameterView
 
 __all__ = ["export", "json_results", "views"]
 
@@ -75,22 +76,6 @@ def export(
     return KernelPlugin(name=_NAME.sub("_", name) or "_", functions=functions)
 
 
-class _Source:
-    """An exported function's origin, kept in its metadata (and shared by its copies)."""
-
-    __slots__ = ("merged", "tool")
-
-    def __init__(self, tool: _core.Tool, merged: bool) -> None:
-        self.tool = tool
-        self.merged = merged  # one of several plugins merged into one: keeps its own name
-
-    def __copy__(self) -> _Source:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Source:
-        return self
-
-
 def _function(tool: _core.Tool, prefix: str | None) -> KernelFunctionFromMethod:
     view = tool.view
     aliases = {_param_name(p.name): p.name for p in view.parameters}
@@ -128,7 +113,7 @@ def _function(tool: _core.Tool, prefix: str | None) -> KernelFunctionFromMethod:
         plugin_name=None,
         parameters=parameters,
         return_parameter=returns,
-        additional_metadata={_core.VIEW_KEY: _Source(tool, prefix is not None)},
+        additional_metadata={_core.VIEW_KEY: _core.Source(tool, merged=prefix is not None)},
     )
 
 
@@ -159,10 +144,8 @@ async def json_results(
         result.value = source.tool.text_result(result.value)
 
 
-def _source(function: KernelFunction) -> _Source | None:
-    extra = function.metadata.additional_properties or {}
-    found = extra.get(_core.VIEW_KEY)
-    return found if isinstance(found, _Source) else None
+def _source(function: KernelFunction) -> _core.Source | None:
+    return _core.Source.of(function.metadata.additional_properties)
 
 
 # --- views --------------------------------------------------------------------------
@@ -201,8 +184,6 @@ def _view(function: KernelFunction) -> FunctionView:
     plugin = function.plugin_name or ""
     source = _source(function)
     if source is not None:
-        import dataclasses
-
         view = source.tool.view
         if source.merged or view.plugin_name == plugin:
             return view
@@ -232,32 +213,38 @@ def _from_decorator(function: KernelFunctionFromMethod) -> bool:
 
 def _metadata_view(function: KernelFunction, plugin: str) -> FunctionView:
     meta = function.metadata
-    parameters = tuple(
-        ParameterView(
-            name=p.name or "",
-            description=p.description or None,
-            default_value=p.default_value,
-            is_required=bool(p.is_required),
-            schema=p.schema_data or {},
-        )
-        for p in meta.parameters
-        if p.include_in_function_choices and p.name
-    )
+    shown = [p for p in meta.parameters if p.include_in_function_choices and p.name]
+    parameters = {
+        "type": "object",
+        "properties": {p.name: _described(p) for p in shown},
+        "required": [p.name for p in shown if p.is_required],
+        "additionalProperties": False,  # Semantic Kernel refuses unknown arguments
+    }
     ret = meta.return_parameter
-    returns = ReturnParameterView(
-        description=(ret.description or None) if ret is not None else None,
-        schema=ret.schema_data if ret is not None and ret.schema_data else None,
-    )
+    returns = ret.schema_data if ret is not None and ret.schema_data else None
 
     async def call(**kwargs: Any) -> Any:
         result = await function.invoke(sk_pkg.Kernel(), KernelArguments(**kwargs))
         return result.value if result is not None else None
 
-    return FunctionView(
-        name=meta.name,
-        plugin_name=plugin,
-        description=meta.description or "",
-        parameters=parameters,
-        return_parameter=returns,
-        native_function=call,
+    view = _core.foreign_view(
+        meta.name, meta.description, parameters, call, returns=returns, plugin_name=plugin
     )
+    if ret is not None and ret.description and not view.return_parameter.description:
+        view = dataclasses.replace(
+            view,
+            return_parameter=dataclasses.replace(
+                view.return_parameter, description=ret.description
+            ),
+        )
+    return view
+
+
+def _described(param: KernelParameterMetadata) -> dict[str, Any]:
+    schema = dict(param.schema_data or {})
+    if param.description and "description" not in schema:
+        schema["description"] = param.description
+    default = param.default_value
+    if not param.is_required and isinstance(default, (str, int, float, bool)):
+        schema.setdefault("default", default)
+    return schema

@@ -32,7 +32,12 @@ from semantic_kernel.contents import (
     FunctionResultContent,
 )
 from semantic_kernel.exceptions import FunctionExecutionException
-from semantic_kernel.functions import KernelArguments, KernelPlugin
+from semantic_kernel.functions import (
+    KernelArguments,
+    KernelFunctionFromMethod,
+    KernelParameterMetadata,
+    KernelPlugin,
+)
 from semantic_kernel.functions import kernel_function as sk_kernel_function
 
 import sktypes as sk
@@ -418,3 +423,38 @@ def test_sktypes_decorated_plugins_no_longer_clash_with_semantic_kernel(
 def test_strict_is_refused() -> None:
     with pytest.raises(sk.SchemaError, match="strict"):
         integration.export(support.date_plugin(), strict=True)
+
+
+def test_a_function_with_its_own_metadata_is_read_from_it() -> None:
+    async def lookup(**kwargs: Any) -> str:
+        return str(kwargs["code"]).upper()
+
+    function = KernelFunctionFromMethod(
+        method=sk_kernel_function(lookup, name="lookup", description="Look a code up."),
+        plugin_name="Codes",
+        parameters=[
+            KernelParameterMetadata(
+                name="code",
+                description="The code",
+                is_required=True,
+                schema_data={"type": "string", "minLength": 2},
+            )
+        ],
+        return_parameter=KernelParameterMetadata(
+            name="return", description="Upper case", type_="str", schema_data={"type": "string"}
+        ),
+    )
+    (view,) = integration.views(KernelPlugin(name="Codes", functions=[function]))
+    assert view.fully_qualified_name == "Codes.lookup"
+    assert view.parameter("code").schema is not None
+    assert view.parameter("code").schema.value == {
+        "type": "string",
+        "minLength": 2,
+        "description": "The code",
+    }
+    assert view.return_parameter.description == "Upper case"
+    kernel = Kernel()
+    kernel.add_function(view, "Codes")
+    assert asyncio.run(kernel.invoke("Codes.lookup", {"code": "ab"})).value == "AB"
+    with pytest.raises(sk.ArgumentsError, match=r"\$\.code"):
+        asyncio.run(kernel.invoke("Codes.lookup", {"code": "a"}))
