@@ -65,17 +65,19 @@ test: $(VENV)/.installed-dev lint ## the whole suite: lint, types, unit, propert
 	$(MAKE) --no-print-directory integrations
 
 # --- framework integrations: each framework in its own venv (.venv-<extra>), built by uv ---
-INTEGRATIONS := semantic-kernel agent-framework
+INTEGRATIONS := semantic-kernel agent-framework langchain
+TEST_EXTRAS_langchain := ,langchain-tests
 
 .venv-%/.installed: pyproject.toml | $(VENV)/.installed-dev
 	$(BIN)/uv venv --quiet --allow-existing --python $(PYTHON) .venv-$*
-	$(BIN)/uv pip install --quiet --python .venv-$*/bin/python -e '.[$*,integration-tests]'
+	$(BIN)/uv pip install --quiet --python .venv-$*/bin/python -e '.[$*,integration-tests$(TEST_EXTRAS_$*)]'
 	@touch $@
 
 .PHONY: integrations $(addprefix integration-,$(INTEGRATIONS)) integration-sk integration-af
 integrations: $(addprefix integration-,$(INTEGRATIONS)) ## every framework's tests, each in its own venv
 
 $(addprefix integration-,$(INTEGRATIONS)): integration-%: .venv-%/.installed
+	.venv-$*/bin/python -m mypy --strict --cache-dir .venv-$*/.mypy_cache sktypes/integrations/$(subst -,_,$*).py
 	SKTYPES_INTEGRATION=$* .venv-$*/bin/python -m pytest -q -p no:cacheprovider tests/integrations
 
 integration-sk: integration-semantic-kernel ## Semantic Kernel's integration tests (own venv)

@@ -293,11 +293,20 @@ def candidates(view: sk.FunctionView, recursive: bool) -> st.SearchStrategy[dict
     return st.one_of(valid, broken, junk)
 
 
+_VALIDATORS: dict[str, Draft202012Validator] = {}
+
+
+def _validator(schema: Mapping[str, Any]) -> Draft202012Validator:
+    key = json.dumps(schema, sort_keys=True)
+    if key not in _VALIDATORS:
+        _VALIDATORS[key] = Draft202012Validator(dict(schema), format_checker=FORMATS)
+    return _VALIDATORS[key]
+
+
 def agree(sent: Mapping[str, Any], view: sk.FunctionView, instance: Any) -> tuple[bool, bool]:
     """Whether the schema a framework sends and the view accept ``instance``."""
-    mine = Draft202012Validator(view.parameters_schema, format_checker=FORMATS)
-    theirs = Draft202012Validator(dict(sent), format_checker=FORMATS)
-    return theirs.is_valid(instance), mine.is_valid(instance)
+    mine = _validator(view.parameters_schema)
+    return _validator(sent).is_valid(instance), mine.is_valid(instance)
 
 
 def family_argument(name: str) -> tuple[Any, Any]:
