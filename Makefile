@@ -65,7 +65,7 @@ test: $(VENV)/.installed-dev lint ## the whole suite: lint, types, unit, propert
 	$(MAKE) --no-print-directory integrations
 
 # --- framework integrations: each framework in its own venv (.venv-<extra>), built by uv ---
-INTEGRATIONS := semantic-kernel agent-framework langchain pydantic-ai
+INTEGRATIONS := semantic-kernel agent-framework langchain pydantic-ai openai-agents
 TEST_EXTRAS_langchain := ,langchain-tests
 
 .venv-%/.installed: pyproject.toml | $(VENV)/.installed-dev
