@@ -18,7 +18,6 @@ from sktypes.integrations import RECURSION_DEPTH, SchemaCutWarning
 from sktypes.integrations._core import error_text, tools
 from sktypes.integrations._schema import restore_absent, tool_schema
 from sktypes.kernel import FunctionInvocationContext, Kernel, NextFilter
-from sktypes.validate import validator_for
 from tests.typefamilies import Item, Pet, Tree
 
 
@@ -169,22 +168,20 @@ def test_strict_with_a_cut_recursion_falls_back_or_fails() -> None:
 
 
 def test_restore_absent_turns_strict_nulls_back_into_absence() -> None:
-    validator = validator_for(VIEWS["place"])
     sent = {
         "order": {"items": [], "owner": {"email": "a", "phone": None, "nick": None}, "note": None},
         "express": None,
         "pet": None,
     }
-    assert restore_absent(validator, sent) == {
+    assert restore_absent(VIEWS["place"], sent) == {
         "order": {"items": [], "owner": {"email": "a", "phone": None}},
         "pet": None,  # ``Pet | None`` takes null itself
     }
 
 
 def test_restore_absent_leaves_values_without_nulls_alone() -> None:
-    validator = validator_for(VIEWS["place"])
     args = {"order": {"items": [{"sku": "a", "qty": 1}]}}
-    assert restore_absent(validator, args) is args
+    assert restore_absent(VIEWS["place"], args) is args
 
 
 # --- the checked call ---------------------------------------------------------------
@@ -346,3 +343,34 @@ def test_functions_marked_the_way_semantic_kernel_marks_them_are_read() -> None:
     assert view.name == "switch"
     assert view.description == "Switch it."
     assert [p.name for p in view.parameters] == ["id"]
+
+
+class Crew(BaseModel):
+    owners: list[Owner]
+    lead: Owner | Item | None = None
+
+
+class Office:
+    """An office."""
+
+    @sk.kernel_function
+    def staff(self, crew: Crew, spare: list[Owner] | None = None) -> int:
+        """Count."""
+        return len(crew.owners)
+
+
+def test_restore_absent_follows_refs_arrays_and_unions() -> None:
+    (view,) = sk.plugin_views(Office())
+    sent = {
+        "crew": {
+            "owners": [{"email": "a", "phone": None, "nick": None}],
+            "lead": {"email": "b", "phone": "1", "nick": None},
+        },
+        "spare": None,
+    }
+    assert restore_absent(view, sent) == {
+        "crew": {"owners": [{"email": "a", "phone": None}], "lead": {"email": "b", "phone": "1"}},
+        "spare": None,
+    }
+    strict = tools(Office(), inline=False, strict=True)[0]
+    assert strict.invoke_sync(sent) == 1

@@ -30,7 +30,6 @@ from sktypes.integrations._schema import ToolSchema, restore_absent, tool_schema
 from sktypes.kernel import Kernel, KernelFunction, KernelPlugin
 from sktypes.kernel._prepare import prepare_arguments
 from sktypes.manual import provider_name
-from sktypes.validate import validator_for
 from sktypes.views import FunctionView
 
 __all__ = [
@@ -98,7 +97,7 @@ class Tool:
                 summary=f"invalid arguments for {self.view.fully_qualified_name}",
             )
         if self.schema.strict:
-            restored: dict[str, Any] = restore_absent(validator_for(self.view), args)
+            restored: dict[str, Any] = restore_absent(self.view, args)
             return restored
         return args
 

@@ -28,10 +28,27 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from sktypes import _pointer
 from sktypes.errors import SchemaError
 from sktypes.introspect import SktypesWarning
-from sktypes.schema import to_dialect
+from sktypes.jsondoc import thaw
+from sktypes.schema import (
+    AnyNode,
+    ArrayNode,
+    ConstNode,
+    IntersectionNode,
+    Node,
+    NullNode,
+    ObjectNode,
+    OpaqueNode,
+    RefNode,
+    SchemaModel,
+    UnionNode,
+    parse,
+    to_dialect,
+)
 from sktypes.schema._walk import SCHEMA_LIST_KEYS, SCHEMA_MAP_KEYS, SCHEMA_VALUE_KEYS
+from sktypes.validate import validator_for
 from sktypes.views import FunctionView
 
 __all__ = [
@@ -129,10 +146,9 @@ def tool_schema(
 def _shape(schema: dict[str, Any], inline: bool, view: FunctionView, *, strict: bool) -> ToolSchema:
     if not inline:
         return ToolSchema(schema, strict=strict)
-    defs = {**schema.get("definitions", {}), **schema.get("$defs", {})}
     cuts: list[str] = []
     try:
-        inlined = _expand(schema, defs, {}, "", cuts)
+        inlined = _expand(schema, schema, {}, "", cuts)
     except SchemaError as exc:
         raise SchemaError(exc.message, where=f"{view.fully_qualified_name}: {exc.where}") from None
     if cuts and not strict:
@@ -146,50 +162,51 @@ def _shape(schema: dict[str, Any], inline: bool, view: FunctionView, *, strict: 
     return ToolSchema(inlined, strict=strict, inlined=True, cuts=tuple(cuts))
 
 
-def _expand(
-    node: Any, defs: Mapping[str, Any], seen: Mapping[str, int], pointer: str, cuts: list[str]
-) -> Any:
-    """``node`` with every ``$ref`` replaced by its definition (recursion cut)."""
+def _expand(node: Any, root: Any, seen: Mapping[str, int], pointer: str, cuts: list[str]) -> Any:
+    """``node`` with every ``$ref`` replaced by what it points at (recursion cut)."""
     if not isinstance(node, dict):
         return node
     ref = node.get("$ref")
     if isinstance(ref, str):
-        name = _def_name(ref)
-        if name is None or name not in defs:
-            raise SchemaError(f"cannot inline the reference {ref!r}", where=pointer or "/")
-        rest = _children({k: v for k, v in node.items() if k != "$ref"}, defs, seen, pointer, cuts)
-        target = defs[name]
-        if seen.get(name, 0) >= RECURSION_DEPTH:
+        try:
+            if not ref.startswith("#"):
+                raise _pointer.PointerError("not a reference inside the document", ref)
+            target = _pointer.resolve(root, ref)
+        except _pointer.PointerError:
+            raise SchemaError(
+                f"cannot inline the reference {ref!r}", where=pointer or "/"
+            ) from None
+        key = _pointer.join("", *_pointer.split(ref))
+        rest = _children({k: v for k, v in node.items() if k != "$ref"}, root, seen, pointer, cuts)
+        if seen.get(key, 0) >= RECURSION_DEPTH:
             cuts.append(pointer or "/")
-            return _merge(_cut(name, target), rest)
-        inner = _expand(target, defs, {**seen, name: seen.get(name, 0) + 1}, pointer, cuts)
+            return _merge(_cut(_pointer.split(ref)[-1] if key else "schema", target), rest)
+        inner = _expand(target, root, {**seen, key: seen.get(key, 0) + 1}, pointer, cuts)
         return _merge(inner, rest)
-    return _children(node, defs, seen, pointer, cuts)
+    return _children(node, root, seen, pointer, cuts)
 
 
 def _children(
-    node: dict[str, Any],
-    defs: Mapping[str, Any],
-    seen: Mapping[str, int],
-    pointer: str,
-    cuts: list[str],
+    node: dict[str, Any], root: Any, seen: Mapping[str, int], pointer: str, cuts: list[str]
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in node.items():
-        here = f"{pointer}/{_escape(key)}"
+        here = _pointer.join(pointer, key)
         if key in _DEFS:
             continue  # everything they held is inlined where it is used
         if key in SCHEMA_VALUE_KEYS and isinstance(value, dict):
-            out[key] = _expand(value, defs, seen, here, cuts)
+            out[key] = _expand(value, root, seen, here, cuts)
         elif isinstance(value, list) and (key in SCHEMA_LIST_KEYS or key == "items"):
-            out[key] = [_expand(v, defs, seen, f"{here}/{i}", cuts) for i, v in enumerate(value)]
+            out[key] = [
+                _expand(v, root, seen, _pointer.join(here, i), cuts) for i, v in enumerate(value)
+            ]
         elif key == "discriminator" and isinstance(value, dict):
             # OpenAPI's mapping names definitions that no longer exist once inlined; the
             # property name stays (each option's ``const`` says which value it takes)
             out[key] = {k: v for k, v in value.items() if k != "mapping"}
         elif key in SCHEMA_MAP_KEYS and isinstance(value, dict):
             out[key] = {
-                k: _expand(v, defs, seen, f"{here}/{_escape(k)}", cuts) for k, v in value.items()
+                k: _expand(v, root, seen, _pointer.join(here, k), cuts) for k, v in value.items()
             }
         else:
             out[key] = value
@@ -218,32 +235,22 @@ def _cut(name: str, target: Any) -> dict[str, Any]:
     return cut
 
 
-def _def_name(ref: str) -> str | None:
-    for prefix in ("#/$defs/", "#/definitions/"):
-        if ref.startswith(prefix):
-            return ref[len(prefix) :].replace("~1", "/").replace("~0", "~")
-    return None
-
-
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
-
-
 # --- strict arguments back to the view's --------------------------------------------
 
 
-def restore_absent(validator: Draft202012Validator, arguments: Any) -> Any:
+def restore_absent(view: FunctionView, arguments: Any) -> Any:
     """Drop the ``null``s that stand for "absent" in strict arguments.
 
     In the strict shape an optional property is required and nullable; the model sends
-    ``null`` to leave it out. Where the view's own schema (``validator.schema``, the
-    view's arguments schema) does not accept ``null`` for a property it does not require,
-    the property is removed, at any depth. Everything else is returned as it is (a
-    ``null`` the view accepts stays a ``null``).
+    ``null`` to leave it out. Where the view's own schema (read through the schema model)
+    does not accept ``null`` for a property it does not require, the property is removed,
+    at any depth. Everything else is returned as it is (a ``null`` the view accepts stays a
+    ``null``). In a union, the first option the restored value is valid for wins.
     """
     if not _has_null(arguments):
         return arguments
-    return _restore(validator, validator.schema, arguments)
+    model = parse(view.parameters_schema)
+    return _Restorer(model, validator_for(view)).restore(model.root, arguments)
 
 
 def _has_null(value: Any) -> bool:
@@ -256,63 +263,67 @@ def _has_null(value: Any) -> bool:
     return False
 
 
-def _restore(validator: Draft202012Validator, node: Any, value: Any) -> Any:
-    if not isinstance(node, dict) or not _has_null(value):
+class _Restorer:
+    def __init__(self, model: SchemaModel, validator: Draft202012Validator) -> None:
+        self.model = model
+        self.validator = validator
+
+    def restore(self, node: Node, value: Any) -> Any:
+        if not _has_null(value):
+            return value
+        if isinstance(node, RefNode):
+            return self.restore(node.target, value)
+        if isinstance(node, IntersectionNode):
+            for part in node.parts:
+                value = self.restore(part, value)
+            return value
+        if isinstance(node, UnionNode):
+            for option in node.options:
+                fixed = self.restore(option, value)
+                if self.valid(option, fixed):
+                    return fixed
+            return value
+        if isinstance(node, ObjectNode) and isinstance(value, dict):
+            return self.restore_object(node, value)
+        if isinstance(node, ArrayNode) and isinstance(value, list):
+            prefix = node.prefix_items
+            return [
+                self.restore(prefix[i] if i < len(prefix) else node.items, item)
+                for i, item in enumerate(value)
+            ]
         return value
-    ref = node.get("$ref")
-    if isinstance(ref, str):
-        name = _def_name(ref)
-        root = validator.schema
-        defs = {**root.get("definitions", {}), **root.get("$defs", {})}
-        if name is not None and name in defs:
-            value = _restore(validator, defs[name], value)
-    for sub in node.get("allOf", ()):
-        value = _restore(validator, sub, value)
-    for key in ("anyOf", "oneOf"):
-        options = node.get(key)
-        if isinstance(options, list):
-            for sub in options:
-                fixed = _restore(validator, sub, value)
-                if validator.evolve(schema=sub).is_valid(fixed):
-                    value = fixed
-                    break
-    if isinstance(value, dict):
-        value = _restore_object(validator, node, value)
-    elif isinstance(value, list):
-        value = _restore_array(validator, node, value)
-    return value
+
+    def restore_object(self, node: ObjectNode, value: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            prop = node.prop(key)
+            if prop is None:
+                out[key] = self.restore(node.additional, item)
+            elif item is None and not prop.required and not _takes_null(prop.node):
+                continue  # strict's stand-in for "absent"
+            else:
+                out[key] = self.restore(prop.node, item)
+        return out
+
+    def valid(self, node: Node, value: Any) -> bool:
+        """Whether ``value`` fits ``node`` (jsonschema on the node's part of the document)."""
+        fragment = _pointer.resolve(self.model.document.value, node.pointer)
+        return bool(self.validator.evolve(schema=thaw(fragment)).is_valid(value))
 
 
-def _restore_object(
-    validator: Draft202012Validator, node: dict[str, Any], value: dict[str, Any]
-) -> dict[str, Any]:
-    props = node.get("properties")
-    props = props if isinstance(props, dict) else {}
-    extra = node.get("additionalProperties")
-    required = node.get("required")
-    required = set(required) if isinstance(required, list) else set()
-    out: dict[str, Any] = {}
-    for key, item in value.items():
-        sub = props.get(key, extra if isinstance(extra, dict) else None)
-        if (
-            item is None
-            and key in props
-            and key not in required
-            and not validator.evolve(schema=props[key]).is_valid(None)
-        ):
-            continue  # strict's stand-in for "absent"
-        out[key] = _restore(validator, sub, item) if sub is not None else item
-    return out
-
-
-def _restore_array(
-    validator: Draft202012Validator, node: dict[str, Any], value: list[Any]
-) -> list[Any]:
-    prefix = node.get("prefixItems")
-    prefix = prefix if isinstance(prefix, list) else []
-    items = node.get("items")
-    out = []
-    for i, item in enumerate(value):
-        sub = prefix[i] if i < len(prefix) else items if isinstance(items, dict) else None
-        out.append(_restore(validator, sub, item) if sub is not None else item)
-    return out
+def _takes_null(node: Node, seen: frozenset[int] = frozenset()) -> bool:
+    """Whether a node admits ``null`` (unknown constraints are taken to: ``null`` is kept)."""
+    if id(node) in seen:
+        return False
+    seen = seen | {id(node)}
+    if isinstance(node, (AnyNode, NullNode, OpaqueNode)):
+        return True
+    if isinstance(node, RefNode):
+        return _takes_null(node.target, seen)
+    if isinstance(node, UnionNode):
+        return any(_takes_null(o, seen) for o in node.options)
+    if isinstance(node, IntersectionNode):
+        return all(_takes_null(p, seen) for p in node.parts)
+    if isinstance(node, ConstNode):
+        return node.value is None
+    return bool(getattr(node, "implied", False))  # no "type": other JSON types are valid
