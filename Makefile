@@ -88,7 +88,7 @@ golden: $(VENV)/.installed-dev ## regenerate golden files (review the diff)
 	SKTYPES_UPDATE_GOLDEN=1 $(BIN)/pytest -q -p no:cacheprovider -m "not slow" tests -k golden
 
 .PHONY: bench
-bench: $(BENCH_VENV)/.installed ## side-by-side benchmarks against the peers (own venv; not a test)
+bench: $(BENCH_VENV)/.installed $(foreach f,$(INTEGRATIONS),.venv-$(f)/.installed) ## side-by-side benchmarks against the peers (own venvs; not a test)
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BENCH_VENV)/bin/python $$b || exit 1; done
 
 .PHONY: clean
