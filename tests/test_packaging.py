@@ -118,6 +118,15 @@ def test_the_sdist_holds_the_sources_and_package_data(dist: Path) -> None:
     assert "pyproject.toml" in names
 
 
+_NOT_INSTALLED = {
+    "agent_framework": "agent-framework-core",
+    "agents": "openai-agents",
+    "pydantic_ai": "pydantic-ai-slim",
+}
+"""Frameworks whose import name is not their distribution's, for when this venv lacks them
+(each is installed in its own venv: ``make integrations``)."""
+
+
 def _imported_distributions() -> tuple[set[str], set[str]]:
     """The distributions the library imports: ``(everywhere else, in sktypes/integrations)``.
 
@@ -132,7 +141,7 @@ def _imported_distributions() -> tuple[set[str], set[str]]:
     def add(into: set[str], name: str) -> None:
         top = name.split(".")[0]
         if top not in stdlib and top not in PACKAGES and top != "__future__":
-            into.update(_canonical(d) for d in owners.get(top, [top]))
+            into.update(_canonical(d) for d in owners.get(top, [_NOT_INSTALLED.get(top, top)]))
 
     for package in PACKAGES:
         for file in (ROOT / package).rglob("*.py"):
