@@ -371,3 +371,16 @@ def test_restore_absent_follows_refs_arrays_and_unions() -> None:
     }
     strict = tools(Office(), inline=False, strict=True)[0]
     assert strict.invoke_sync(sent) == 1
+
+
+def test_an_openapi_plugin_is_a_target_with_the_specs_schemas() -> None:
+    from tests.integrations.support import PETS_SPEC
+
+    found = {t.name: t for t in tools(sk.load_openapi(PETS_SPEC), inline=True, strict=False)}
+    assert sorted(found) == ["Pets-addPet", "Pets-listPets"]
+    body = found["Pets-addPet"].schema.properties["body"]
+    assert refs(body) == []
+    assert body["properties"]["name"]["minLength"] == 1
+    assert body["properties"]["owner"]["properties"]["phone"]["pattern"] == "^[0-9+ ]{6,20}$"
+    with pytest.raises(sk.ArgumentsError, match=r"\$\.body\.kind"):
+        found["Pets-addPet"].invoke_sync({"body": {"name": "Rex", "kind": "cow"}})

@@ -26,7 +26,7 @@ import orjson
 
 from sktypes.content._codec import dumps, to_json_value
 from sktypes.errors import ArgumentsError, ErrorDetail, HydrationError, SktypesError, snippet
-from sktypes.integrations._schema import ToolSchema, restore_absent, tool_schema
+from sktypes.integrations._schema import ToolSchema, absent_restorer, tool_schema
 from sktypes.kernel import Kernel, KernelFunction, KernelPlugin
 from sktypes.kernel._prepare import prepare_arguments
 from sktypes.manual import provider_name
@@ -70,6 +70,11 @@ class Tool:
     kernel: Kernel
     name: str
     schema: ToolSchema
+    _restore: Callable[[Any], Any] | None = dataclasses.field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.schema.strict:
+            object.__setattr__(self, "_restore", absent_restorer(self.view))
 
     @property
     def description(self) -> str:
@@ -96,8 +101,8 @@ class Tool:
                 [ErrorDetail("$", "the arguments must be a JSON object", snippet(args))],
                 summary=f"invalid arguments for {self.view.fully_qualified_name}",
             )
-        if self.schema.strict:
-            restored: dict[str, Any] = restore_absent(self.view, args)
+        if self._restore is not None:
+            restored: dict[str, Any] = self._restore(args)
             return restored
         return args
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -55,6 +55,7 @@ __all__ = [
     "RECURSION_DEPTH",
     "SchemaCutWarning",
     "ToolSchema",
+    "absent_restorer",
     "restore_absent",
     "tool_schema",
 ]
@@ -247,10 +248,23 @@ def restore_absent(view: FunctionView, arguments: Any) -> Any:
     at any depth. Everything else is returned as it is (a ``null`` the view accepts stays a
     ``null``). In a union, the first option the restored value is valid for wins.
     """
-    if not _has_null(arguments):
-        return arguments
-    model = parse(view.parameters_schema)
-    return _Restorer(model, validator_for(view)).restore(model.root, arguments)
+    return absent_restorer(view)(arguments)
+
+
+def absent_restorer(view: FunctionView) -> Callable[[Any], Any]:
+    """:func:`restore_absent` for one view, its schema model read once (for every call)."""
+    restorer: _Restorer | None = None
+
+    def restore(arguments: Any) -> Any:
+        nonlocal restorer
+        if not _has_null(arguments):
+            return arguments
+        if restorer is None:
+            model = parse(view.parameters_schema)
+            restorer = _Restorer(model, validator_for(view))
+        return restorer.restore(restorer.model.root, arguments)
+
+    return restore
 
 
 def _has_null(value: Any) -> bool:

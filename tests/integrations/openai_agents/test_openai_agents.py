@@ -236,7 +236,7 @@ NONSTRICT = [
 
 
 @pytest.mark.parametrize(("view", "schema"), NONSTRICT, ids=[v.name for v, _ in NONSTRICT])
-@settings(max_examples=25)
+@settings(max_examples=15)
 @given(data=st.data())
 def test_non_strict_schema_accepts_and_rejects_like_the_view(
     view: sk.FunctionView, schema: dict[str, Any], data: st.DataObject
@@ -260,7 +260,7 @@ STRICT = [
 
 
 @pytest.mark.parametrize(("view", "tool"), STRICT, ids=[v.name for v, _ in STRICT])
-@settings(max_examples=25)
+@settings(max_examples=15)
 @given(data=st.data())
 def test_what_strict_mode_lets_the_model_send_reads_back_into_the_view(
     view: sk.FunctionView, tool: FunctionTool, data: st.DataObject

@@ -225,7 +225,7 @@ SENT = [
 
 
 @pytest.mark.parametrize(("view", "definition"), SENT, ids=[v.name for v, _ in SENT])
-@settings(max_examples=25)
+@settings(max_examples=15)
 @given(data=st.data())
 def test_sent_schema_accepts_and_rejects_like_the_view(
     view: sk.FunctionView, definition: ToolDefinition, data: st.DataObject

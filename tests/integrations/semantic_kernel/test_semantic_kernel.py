@@ -271,7 +271,7 @@ SENT = _views_and_sent()
 
 
 @pytest.mark.parametrize(("view", "sent", "recursive"), SENT, ids=[v.name for v, _, _ in SENT])
-@settings(max_examples=25)
+@settings(max_examples=15)
 @given(data=st.data())
 def test_sent_schema_accepts_and_rejects_like_the_view(
     view: sk.FunctionView, sent: dict[str, Any], recursive: bool, data: st.DataObject
