@@ -12,13 +12,16 @@ function's value; any other status raises :class:`KernelError` naming the operat
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from sktypes.errors import KernelError, snippet
 from sktypes.kernel._function import KernelFunction, KernelPlugin
-from sktypes.remote import Request, build_request
+from sktypes.remote import Credential, Request, build_request
+
+if TYPE_CHECKING:
+    from sktypes.auth import SecurityCredentials
 
 __all__ = ["openapi_functions", "openapi_plugin"]
 
@@ -32,6 +35,7 @@ def openapi_plugin(
     server_url: str | None = None,
     client: httpx.AsyncClient | None = None,
     headers: Mapping[str, str] | None = None,
+    credentials: SecurityCredentials | None = None,
 ) -> KernelPlugin:
     """A :class:`KernelPlugin` whose functions call ``plugin``'s operations.
 
@@ -42,9 +46,12 @@ def openapi_plugin(
         client: the httpx client to send with (e.g. with auth, retries or a mock transport);
             a short-lived client per call otherwise.
         headers: extra headers for every request (e.g. an API key).
+        credentials: the spec's security schemes with their values
+            (:class:`sktypes.auth.SecurityCredentials`): each operation sends the
+            credentials its ``security`` asks for, and only those.
     """
     functions, default_name = openapi_functions(
-        plugin, server_url=server_url, client=client, headers=headers
+        plugin, server_url=server_url, client=client, headers=headers, credentials=credentials
     )
     return KernelPlugin(name or default_name, functions, getattr(plugin, "title", "") or "")
 
@@ -55,13 +62,14 @@ def openapi_functions(
     server_url: str | None = None,
     client: httpx.AsyncClient | None = None,
     headers: Mapping[str, str] | None = None,
+    credentials: SecurityCredentials | None = None,
 ) -> tuple[list[KernelFunction], str]:
     """One kernel function per operation of ``plugin``, and the plugin's name."""
     functions = []
     for view in plugin.views:
         operation = plugin.operation(view.name)
         base = server_url or (operation.servers or plugin.servers or ("",))[0]
-        caller = _Caller(operation, base, client, dict(headers or {}))
+        caller = _Caller(operation, base, client, dict(headers or {}), credentials)
         functions.append(KernelFunction(view, caller, hydrate=False))
     return functions, str(plugin.name)
 
@@ -70,23 +78,36 @@ class _Caller:
     """Sends one operation's request for a dict of JSON arguments."""
 
     def __init__(
-        self, operation: Any, base: str, client: httpx.AsyncClient | None, headers: dict[str, str]
+        self,
+        operation: Any,
+        base: str,
+        client: httpx.AsyncClient | None,
+        headers: dict[str, str],
+        credentials: SecurityCredentials | None = None,
     ) -> None:
         self.operation = operation
         self.base = base.rstrip("/")
         self.client = client
         self.headers = headers
+        self.credentials = credentials
 
     async def __call__(self, arguments: dict[str, Any]) -> Any:
-        request = self.build(arguments)
         if self.client is not None:
-            response = await self.client.send(request)
-        else:
-            async with httpx.AsyncClient(timeout=DEFAULT_TIMEOUT) as client:
-                response = await client.send(request)
-        return self.read(response)
+            return self.read(await self.client.send(await self._request(arguments, self.client)))
+        async with httpx.AsyncClient(timeout=DEFAULT_TIMEOUT) as client:
+            return self.read(await client.send(await self._request(arguments, client)))
 
-    def build(self, arguments: Mapping[str, Any]) -> httpx.Request:
+    async def _request(self, arguments: dict[str, Any], client: httpx.AsyncClient) -> httpx.Request:
+        sent: list[Credential] = []
+        if self.credentials is not None and self.operation.security:
+            sent = await self.credentials.credentials(
+                self.operation.security, client, where=self.operation.name
+            )
+        return self.build(arguments, sent)
+
+    def build(
+        self, arguments: Mapping[str, Any], credentials: list[Credential] | None = None
+    ) -> httpx.Request:
         """The httpx request for ``arguments`` (JSON values keyed by view parameter)."""
         op = self.operation
         if not self.base.startswith(("http://", "https://")):
@@ -112,7 +133,9 @@ class _Caller:
                 request.body = payload
                 request.content_type = body.content_type
                 request.send_body = True
-        return build_request(self.base, request, headers=self.headers)
+        return build_request(
+            self.base, request, headers=self.headers, credentials=credentials or ()
+        )
 
     def read(self, response: httpx.Response) -> Any:
         """The value of a 2xx response; :class:`KernelError` for any other status."""

@@ -88,13 +88,13 @@ class Credential:
     """One credential applied to every request.
 
     ``location`` is ``header``, ``query`` or ``cookie``; ``name`` the header, parameter or
-    cookie name; ``value`` what is sent. An explicit parameter of the same name and place
-    wins over the credential.
+    cookie name; ``value`` what is sent (left out of ``repr``: a secret must not reach a
+    log). An explicit parameter of the same name and place wins over the credential.
     """
 
     location: str
     name: str
-    value: str
+    value: str = field(repr=False)
 
 
 @dataclass(slots=True)

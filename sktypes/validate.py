@@ -9,11 +9,13 @@ from typing import Any, TypeVar
 from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError
 
+from sktypes._identity import by_identity
 from sktypes._quick import Check, compile_check
 from sktypes.errors import ArgumentsError, ErrorDetail, snippet
+from sktypes.jsondoc import JsonDocument
 from sktypes.views import FunctionView
 
-__all__ = ["json_path", "quick_check", "validate_arguments", "validator_for"]
+__all__ = ["json_path", "quick_check", "validate_arguments", "validator_for", "value_problems"]
 
 
 def _format_checker() -> FormatChecker:
@@ -144,3 +146,27 @@ def _deepest(error: ValidationError) -> ValidationError:
             break
         error = best
     return error
+
+
+def value_problems(schema: JsonDocument, value: Any) -> list[ErrorDetail]:
+    """Every way the JSON ``value`` breaks ``schema`` (empty when it fits).
+
+    The same check as for arguments (formats as lenient as the hydrator), for any value: a
+    function's result against its return schema, say. The checkers are built once per
+    schema document (kept by identity: a view's schema is the same object on every call).
+    A schema that cannot be used (an unresolvable ``$ref``) is one problem at ``$``.
+    """
+    quick, validator = _value_checkers(schema)
+    if quick is not None and quick(value):
+        return []
+    try:
+        errors = sorted(validator.iter_errors(value), key=_order)
+    except (Exception, RecursionError) as exc:  # a broken schema, not a broken value
+        return [ErrorDetail("$", f"the schema cannot be used: {exc}")]
+    return [_detail(e) for e in errors]
+
+
+@by_identity
+def _value_checkers(schema: JsonDocument) -> tuple[Check | None, Draft202012Validator]:
+    plain = schema.to_python()
+    return compile_check(plain, _conforms), Draft202012Validator(plain, format_checker=_FORMATS)
