@@ -20,6 +20,10 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(PY) -m pip install --quiet -e '.[dev]' --config-settings editable_mode=compat
 	@touch $@ $(VENV)/.installed-base
 
+$(VENV)/.installed-mcp: pyproject.toml | $(BIN)/python
+	$(PY) -m pip install --quiet -e '.[mcp]'
+	@touch $@
+
 BENCH_VENV := .bench-venv
 
 $(BENCH_VENV)/.installed: pyproject.toml
@@ -36,7 +40,7 @@ help: ## list the targets
 install: $(VENV)/.installed-base ## create .venv and install sktypes
 
 .PHONY: run
-run: $(VENV)/.installed-base ## the main job on the bundled example (manuals, plans)
+run: $(VENV)/.installed-base $(VENV)/.installed-mcp ## the main job on the bundled example (manuals, plans, MCP)
 	@echo "== planner manual of the Python plugins (examples/date_weather.py)"
 	$(BIN)/sktypes manual examples/date_weather.py --format planner
 	@echo "== planner manual of the same plugins as OpenAPI specs (the ADR's JSON)"
@@ -52,6 +56,8 @@ run: $(VENV)/.installed-base ## the main job on the bundled example (manuals, pl
 	$(PY) examples/plan_over_openapi.py
 	@echo "== the wrong plan (the whole dateResponse into date) is rejected with the fix"
 	$(BIN)/sktypes plan check examples/plans/date_weather.wrong.plan.json --views examples/date_weather.py; test $$? -eq 1
+	@echo "== the Python plugins served over MCP (sktypes serve, stdio) and called with the official client"
+	$(PY) examples/mcp_call.py
 
 .PHONY: lint
 lint: $(VENV)/.installed-dev ## ruff check, ruff format --check, mypy --strict

@@ -24,6 +24,7 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "stubs": ("sktypes.cli._stubs", "stubs", "Generate a typed stub module from tools."),
     "check": ("sktypes.cli._check", "check", "Check specs, schemas, manuals, packages."),
     "plan": ("sktypes.cli._plan", "plan", "Check plans against function views."),
+    "serve": ("sktypes.cli._serve", "serve", "Serve plugins, specs or packages over MCP."),
 }
 
 

@@ -1,0 +1,115 @@
+"""``sktypes serve TARGET... [--transport stdio|http] [--host H --port N] [--include P]...``."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+
+import click
+
+from sktypes.cli._common import fail
+from sktypes.errors import SktypesError
+
+__all__ = ["serve"]
+
+
+@click.command()
+@click.argument("targets", nargs=-1, required=True)
+@click.option(
+    "--transport",
+    type=click.Choice(["stdio", "http"]),
+    default="stdio",
+    show_default=True,
+    help="stdio (started by the client) or streamable HTTP.",
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="HTTP: interface to bind.")
+@click.option("--port", default=8000, show_default=True, type=int, help="HTTP: port (0: any).")
+@click.option("--path", default="/mcp", show_default=True, help="HTTP: the endpoint's path.")
+@click.option("--base-url", default=None, help="The API's URL (replaces the spec's servers).")
+@click.option(
+    "--include",
+    multiple=True,
+    help="Serve only matching operations: tag, operationId, name, or glob (/path/*). Repeatable.",
+)
+@click.option("--exclude", multiple=True, help="Leave out matching operations. Repeatable.")
+@click.option(
+    "--impl",
+    "implementations",
+    multiple=True,
+    help="Module implementing the functions of a tool-list target. Repeatable.",
+)
+@click.option("--name", default=None, help="The server name clients see.")
+@click.option(
+    "--drift",
+    type=click.Choice(["warn", "error"]),
+    default="warn",
+    show_default=True,
+    help="A result that breaks its output schema: returned with a warning, or an error.",
+)
+@click.option("--verbose", "-v", is_flag=True, help="Log each call (tool, duration, status).")
+def serve(
+    targets: tuple[str, ...],
+    transport: str,
+    host: str,
+    port: int,
+    path: str,
+    base_url: str | None,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    implementations: tuple[str, ...],
+    name: str | None,
+    drift: str,
+    verbose: bool,
+) -> None:
+    """Serve TARGETS as an MCP server: Python plugins, OpenAPI specs, generated packages, tools.
+
+    Credentials for a spec's security schemes are read from SKTYPES_AUTH_* environment
+    variables (see docs/mcp.md). Logs go to stderr; stdout is the protocol's in stdio mode.
+    """
+    try:
+        from sktypes.integrations import mcp
+    except ImportError as exc:
+        fail(f"sktypes serve needs the MCP SDK: pip install 'sktypes[mcp]' ({exc})")
+    _logging(verbose)
+    try:
+        app = mcp.server(
+            list(targets),
+            name=name,
+            base_url=base_url,
+            include=include,
+            exclude=exclude,
+            implementations=implementations,
+            drift="error" if drift == "error" else "warn",
+            trace=verbose,
+        )
+    except SktypesError as exc:
+        fail(str(exc).splitlines()[0])
+    # SIGTERM stops the server the way Ctrl-C does: sessions end, the HTTP client closes
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        mcp.run(
+            app,
+            "http" if transport == "http" else "stdio",
+            host=host,
+            port=port,
+            path=path,
+            ready=lambda url: click.echo(f"sktypes serve: listening on {url}", err=True),
+        )
+    except KeyboardInterrupt:
+        pass
+    except OSError as exc:  # the port is taken, the host cannot be bound
+        fail(f"cannot serve on {host}:{port}: {exc.strerror or exc}")
+    sys.exit(0)
+
+
+def _logging(verbose: bool) -> None:
+    """Everything to stderr (stdout carries the protocol); secrets-bearing loggers quiet."""
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    # httpx logs every URL at INFO, query-string API keys included; the SDK is chatty
+    for name in ("httpx", "httpcore", "mcp", "uvicorn", "uvicorn.error", "sse_starlette"):
+        logging.getLogger(name).setLevel(logging.WARNING)

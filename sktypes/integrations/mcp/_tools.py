@@ -1,0 +1,379 @@
+"""Function views as MCP tools: the ``tools/list`` entries and the ``tools/call`` results.
+
+A :class:`Served` function is a view (the contract the client sees) with two steps: ``prepare``
+checks the client's JSON arguments against the view and hydrates them (raising
+:class:`~sktypes.ArgumentsError` / :class:`~sktypes.HydrationError`), ``execute`` calls the
+function and returns its result as JSON. :class:`ToolSet` turns them into tools and results:
+
+- ``inputSchema`` is the view's arguments schema (draft 2020-12, ``$defs`` hoisted);
+- ``outputSchema`` is the return schema. Clients before protocol 2026-07-28 accept only
+  object results, so a return schema that admits anything but objects is wrapped as
+  ``{"result": …}`` (``_meta["sktypes/result-wrapped"]`` says so); newer clients get it as
+  is, except when it admits ``null``: an absent ``structuredContent`` and a null one are the
+  same on the wire, so such a result stays wrapped (``{"result": null}``);
+- results come as ``structuredContent`` plus a text block with the same value;
+- a result that breaks its schema (an API's *drift* from its spec) is still returned, whole,
+  as ``{"drift": [problems], "result": value}`` with ``_meta["sktypes/drift"]`` and a warning
+  block. So that clients which check results against ``outputSchema`` (the official SDK does)
+  accept it, the output schema admits that envelope beside the declared shape
+  (``anyOf``). With ``drift="error"`` the schema is the declared shape alone and a drifted
+  result is an error result holding the whole value.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import mcp.types as types
+import orjson
+from mcp.types.version import is_version_at_least
+
+from sktypes.errors import ArgumentsError, ErrorDetail, HydrationError, SktypesError
+from sktypes.jsondoc import JsonDocument
+from sktypes.manual import NameTable
+from sktypes.validate import value_problems
+from sktypes.views import FunctionView
+
+__all__ = [
+    "DRIFT_META",
+    "MODERN_VERSION",
+    "WRAPPED_META",
+    "DriftMode",
+    "Served",
+    "ToolSet",
+    "annotations_for",
+]
+
+log = logging.getLogger("sktypes.mcp")
+
+WRAPPED_META = "sktypes/result-wrapped"
+"""Tool ``_meta`` key: the result is wrapped as ``{"result": …}`` (as in the ``mcp`` manual)."""
+DRIFT_META = "sktypes/drift"
+"""Result ``_meta`` key: the problems of a result that breaks its output schema."""
+MODERN_VERSION = "2026-07-28"
+"""The first protocol version whose results may be any JSON value."""
+
+DriftMode = Literal["warn", "error"]
+Prepare = Callable[[dict[str, Any]], dict[str, Any]]
+Execute = Callable[[dict[str, Any]], Awaitable[Any]]
+
+_NO_VALUE: Any = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Served:
+    """One function to serve.
+
+    Attributes:
+        view: what the client sees: name, description, arguments and return schemas.
+        prepare: the client's JSON arguments → what ``execute`` takes; raises
+            :class:`ArgumentsError` or :class:`HydrationError` for bad arguments.
+        execute: calls the function; returns its result as JSON (``None`` for nothing).
+        method: the HTTP method of a remote operation (for the tool's annotations).
+    """
+
+    view: FunctionView
+    prepare: Prepare
+    execute: Execute
+    method: str | None = None
+
+
+def annotations_for(method: str | None) -> types.ToolAnnotations | None:
+    """The hints an HTTP method implies: safe methods read only, PUT and DELETE idempotent."""
+    if method is None:
+        return None
+    verb = method.lower()
+    if verb in ("get", "head", "options", "trace"):
+        return types.ToolAnnotations(read_only_hint=True)
+    if verb == "delete":
+        return types.ToolAnnotations(destructive_hint=True, idempotent_hint=True)
+    if verb == "put":
+        return types.ToolAnnotations(idempotent_hint=True)
+    return None
+
+
+@dataclass(slots=True)
+class _Entry:
+    served: Served
+    name: str
+    schema: JsonDocument | None  # what results are checked against
+    wrap_legacy: bool
+    wrap_modern: bool
+    legacy: types.Tool = field(init=False)
+    modern: types.Tool = field(init=False)
+
+
+class ToolSet:
+    """The tools of a server: listings per protocol era, and the call path.
+
+    Args:
+        served: the functions; tool names are their ``Plugin.Function`` names as in the
+            ``mcp`` functions manual (cleaned, and made unique, the same way).
+        drift: ``"warn"`` returns a result that breaks its schema with a warning;
+            ``"error"`` makes it an error result.
+    """
+
+    def __init__(self, served: Sequence[Served], *, drift: DriftMode = "warn") -> None:
+        self.drift: DriftMode = drift
+        names = NameTable()
+        self._entries: dict[str, _Entry] = {}
+        for item in served:
+            name = names.assign(item.view, "mcp")
+            schema = _return_schema(item.view)
+            legacy = schema is not None and not _only_objects(schema)
+            modern = schema is not None and _may_be_null(schema)
+            entry = _Entry(item, name, schema, legacy, modern)
+            entry.legacy = self._tool(entry, modern=False)
+            entry.modern = self._tool(entry, modern=True)
+            self._entries[name] = entry
+        self._legacy = types.ListToolsResult(tools=[e.legacy for e in self._entries.values()])
+        self._modern = types.ListToolsResult(tools=[e.modern for e in self._entries.values()])
+
+    @property
+    def names(self) -> list[str]:
+        """The tool names, in order."""
+        return list(self._entries)
+
+    def view(self, name: str) -> FunctionView:
+        """The view behind tool ``name`` (``KeyError`` if there is none)."""
+        return self._entries[name].served.view
+
+    def listing(self, protocol_version: str) -> types.ListToolsResult:
+        """The ``tools/list`` result for a client speaking ``protocol_version``."""
+        base = self._modern if _modern(protocol_version) else self._legacy
+        return base.model_copy()
+
+    def _tool(self, entry: _Entry, *, modern: bool) -> types.Tool:
+        view = entry.served.view
+        meta = None
+        output = None
+        if entry.schema is not None:
+            wrap = entry.wrap_modern if modern else entry.wrap_legacy
+            output = _output_schema(entry.schema, wrap=wrap, drift=self.drift, modern=modern)
+            if wrap:
+                meta = {WRAPPED_META: True}
+        return types.Tool(
+            name=entry.name,
+            description=view.description or None,
+            input_schema=view.parameters_schema,
+            output_schema=output,
+            annotations=annotations_for(entry.served.method),
+            _meta=meta,
+        )
+
+    # --- calls ----------------------------------------------------------------------
+
+    def find(self, name: str) -> _Entry | None:
+        """The tool called ``name``, or ``None``."""
+        return self._entries.get(name)
+
+    async def call(
+        self, entry: _Entry, arguments: Mapping[str, Any] | None, protocol_version: str
+    ) -> tuple[types.CallToolResult, str]:
+        """Call a tool; return its result and status: ``ok``, ``drift``, ``invalid`` or ``error``.
+
+        Nothing raises: bad arguments and failures become error results whose text a model
+        can act on (every bad argument named by its path).
+        """
+        view = entry.served.view
+        args = dict(arguments or {})
+        try:
+            ready = entry.served.prepare(args)
+        except (ArgumentsError, HydrationError) as exc:
+            return _error(_invalid_text(entry.name, view, args, exc.errors)), "invalid"
+        try:
+            value = await entry.served.execute(ready)
+        except SktypesError as exc:
+            log.info("%s failed: %s", entry.name, exc)
+            return _error(f"{entry.name} failed: {exc}"), "error"
+        except Exception as exc:
+            log.exception("%s raised %s", entry.name, type(exc).__name__)
+            return _error(f"{entry.name} failed: {type(exc).__name__}: {exc}"), "error"
+        return self._result(entry, value, _modern(protocol_version))
+
+    def _result(self, entry: _Entry, value: Any, modern: bool) -> tuple[types.CallToolResult, str]:
+        if entry.schema is None:
+            content = [] if value is None else [_text_block(value)]
+            return types.CallToolResult(content=content), "ok"
+        problems = value_problems(entry.schema, value)
+        if not problems:
+            wrap = entry.wrap_modern if modern else entry.wrap_legacy
+            structured = {"result": value} if wrap else value
+            result = types.CallToolResult(
+                content=[_text_block(value)], structured_content=structured
+            )
+            return result, "ok"
+        lines = [f"{p.path}: {p.message}" for p in problems]
+        log.warning(
+            "%s: the result does not match the output schema (drift): %s",
+            entry.name,
+            "; ".join(lines),
+        )
+        warning = (
+            "warning: the result does not match the declared output schema (drift); it is "
+            "returned as received. Problems:\n" + "\n".join(f"- {line}" for line in lines)
+        )
+        if self.drift == "error":
+            failure = warning.replace("warning: ", "error: ", 1)
+            return _error(_dumps(value) + "\n\n" + failure), "error"
+        return (
+            types.CallToolResult(
+                content=[_text_block(value), types.TextContent(text=warning)],
+                structured_content={"drift": lines, "result": value},
+                _meta={DRIFT_META: [p.to_dict() for p in problems]},
+            ),
+            "drift",
+        )
+
+
+def _modern(version: str) -> bool:
+    return is_version_at_least(version, MODERN_VERSION) if version else False
+
+
+def _error(text: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(text=text)], is_error=True)
+
+
+def _dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+def _text_block(value: Any) -> types.TextContent:
+    return types.TextContent(text=value if isinstance(value, str) else _dumps(value))
+
+
+# --- schemas ------------------------------------------------------------------------
+
+_DRIFT_SCHEMA: dict[str, Any] = {"type": "object", "required": ["drift", "result"]}
+"""What a drifted result looks like: ``{"drift": [problems], "result": the value}``."""
+
+
+def _return_schema(view: FunctionView) -> JsonDocument | None:
+    ret = view.return_parameter
+    if ret.schema is None:
+        return None
+    if not ret.is_streaming:
+        return ret.schema
+    element = ret.schema.to_python()  # a stream is served as the list of its items
+    defs = element.pop("$defs", None)
+    listed: dict[str, Any] = {"type": "array", "items": element}
+    if defs:
+        listed["$defs"] = defs
+    return JsonDocument.from_value(listed)
+
+
+def _only_objects(schema: JsonDocument) -> bool:
+    """Whether every value the schema admits is a JSON object (no wrapping needed).
+
+    Conservative: only a root ``type: object`` (directly or through one ``$ref`` into
+    ``$defs``) counts; anything it cannot tell is wrapped, which is always valid.
+    """
+    value = schema.value
+    seen = 0
+    while isinstance(value, Mapping) and seen < 8:
+        kind = value.get("type")
+        if kind is not None:
+            return bool(kind == "object")
+        ref = value.get("$ref")
+        if not (isinstance(ref, str) and ref.startswith("#/$defs/")):
+            return False
+        defs = schema.value.get("$defs")
+        value = defs.get(ref[len("#/$defs/") :]) if isinstance(defs, Mapping) else None
+        seen += 1
+    return False
+
+
+def _may_be_null(schema: JsonDocument) -> bool:
+    """Whether the schema may admit ``null`` (conservative: ``True`` unless it clearly does not)."""
+    root = schema.value
+    defs = root.get("$defs") if isinstance(root, Mapping) else None
+
+    def walk(node: Any, depth: int) -> bool:
+        if not isinstance(node, Mapping) or depth > 16:
+            return node is not False
+        kind = node.get("type")
+        if isinstance(kind, str):
+            return kind == "null"
+        if isinstance(kind, (list, tuple)):
+            return "null" in kind
+        if "const" in node:
+            return node["const"] is None
+        if "enum" in node and isinstance(node["enum"], (list, tuple)):
+            return any(v is None for v in node["enum"])
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            name = ref[len("#/$defs/") :] if ref.startswith("#/$defs/") else None
+            target = defs.get(name) if isinstance(defs, Mapping) and name else None
+            return target is None or walk(target, depth + 1)
+        for key in ("anyOf", "oneOf"):
+            options = node.get(key)
+            if isinstance(options, (list, tuple)) and options:
+                return any(walk(o, depth + 1) for o in options)
+        all_of = node.get("allOf")
+        if isinstance(all_of, (list, tuple)) and all_of:
+            return all(walk(o, depth + 1) for o in all_of)
+        return True
+
+    return walk(root, 0)
+
+
+def _output_schema(
+    schema: JsonDocument, *, wrap: bool, drift: DriftMode, modern: bool
+) -> dict[str, Any]:
+    body: dict[str, Any] = schema.to_python()
+    defs = body.pop("$defs", None)
+    if wrap:
+        body = {"type": "object", "properties": {"result": body}, "required": ["result"]}
+    if drift == "warn":
+        body = {"anyOf": [body, _DRIFT_SCHEMA]}
+        if not modern:
+            body = {"type": "object", **body}
+    if defs:
+        body["$defs"] = defs
+    return body
+
+
+# --- argument errors ----------------------------------------------------------------
+
+_REQUIRED = re.compile(r"^'(.+)' is a required property$")
+
+
+def _invalid_text(
+    tool: str, view: FunctionView, args: Mapping[str, Any], errors: Sequence[ErrorDetail]
+) -> str:
+    lines = _argument_lines(view, args, errors)
+    head = f"Invalid arguments for {tool}; fix these and call again:"
+    return "\n".join([head, *(f"- {line}" for line in lines)])
+
+
+def _argument_lines(
+    view: FunctionView, args: Mapping[str, Any], errors: Sequence[ErrorDetail]
+) -> list[str]:
+    """One line per problem, each naming the argument's path (``$.date``, ``$.body.qty``).
+
+    The arguments object's own problems (a missing or unknown argument) are reported at
+    the argument's path, read from the view, rather than at ``$``.
+    """
+    lines: list[str] = []
+    known = {p.name for p in view.parameters}
+    for p in view.parameters:
+        if p.is_required and p.name not in args:
+            lines.append(f"$.{p.name}: required argument missing")
+    if not view.accepts_extra:
+        for name in args:
+            if name not in known:
+                lines.append(f"$.{name}: unknown argument (known: {', '.join(sorted(known))})")
+    for e in errors:
+        if e.path == "$" and (_REQUIRED.match(e.message) or "dditional properties" in e.message):
+            continue  # reported above, by name
+        path = e.path
+        required = _REQUIRED.match(e.message)
+        if required:
+            path = f"{path}.{required.group(1)}"
+        got = f" (got {e.input})" if e.input and e.input not in e.message else ""
+        lines.append(f"{path}: {e.message}{got}")
+    return lines or ["$: the arguments do not match the tool's input schema"]

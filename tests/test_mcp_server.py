@@ -1,0 +1,193 @@
+"""``sktypes serve`` driven by the official MCP client, the server a real subprocess.
+
+Over stdio (``ClientSession`` on the process's stdin/stdout) and streamable HTTP on
+127.0.0.1, against the example Python plugins, the bundled weather spec (its API a local
+HTTP server) and a package generated from a corpus spec.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+pytest.importorskip("mcp")
+
+from tests.mcp_helpers import (
+    CORPUS,
+    EXAMPLES,
+    ROOT,
+    SPECS,
+    check_structured,
+    http_server,
+    http_session,
+    stdio_session,
+    text_of,
+    upstream,
+)
+
+DATE = "DatePluginSimpleComplex.GetDate1"
+WEATHER = "WeatherPluginSimpleComplex.GetWeatherForecast1"
+
+
+async def _exercise_examples(session: Any) -> None:
+    tools = {t.name: t for t in (await session.list_tools()).tools}
+    assert set(tools) == {DATE, WEATHER}
+    date_tool = tools[DATE]
+    assert date_tool.input_schema["properties"]["numDays"]["description"].startswith("The number")
+    result = await session.call_tool(DATE, {"numDays": 1})
+    check_structured(date_tool, result)
+    day = result.structured_content["date"]
+    assert json.loads(text_of(result)) == {"date": day}
+    weather = await session.call_tool(WEATHER, {"date": day})
+    check_structured(tools[WEATHER], weather)
+    assert isinstance(weather.structured_content["degreesFahrenheit"], int)
+    bad = await session.call_tool(DATE, {"numDays": "tomorrow", "when": 1})
+    assert bad.is_error
+    text = text_of(bad)
+    assert "$.numDays" in text and "$.when" in text
+    missing = await session.call_tool(WEATHER, {})
+    assert missing.is_error and "$.date" in text_of(missing)
+
+
+def test_example_plugins_over_stdio() -> None:
+    async def main() -> None:
+        async with stdio_session(str(EXAMPLES / "date_weather.py")) as session:
+            await _exercise_examples(session)
+
+    anyio.run(main)
+
+
+def test_example_plugins_over_streamable_http() -> None:
+    with http_server(str(EXAMPLES / "date_weather.py")) as url:
+        assert url.startswith("http://127.0.0.1:")
+
+        async def main() -> None:
+            async with http_session(url) as session:
+                await _exercise_examples(session)
+
+        anyio.run(main)
+
+
+def _weather_api() -> Any:
+    def forecast(seen: Any) -> Any:
+        date = dict(seen.query).get("date")
+        if date == "drift":
+            return (200, {"degreesFahrenheit": "warm", "note": "kept"})
+        if date == "boom":
+            return (503, {"error": "upstream down"})
+        return (200, {"degreesFahrenheit": 61})
+
+    api = upstream()
+    return api, forecast
+
+
+async def _exercise_weather(session: Any, seen: list[Any]) -> None:
+    tools = {t.name: t for t in (await session.list_tools()).tools}
+    tool = tools[WEATHER]
+    assert tool.annotations is not None and tool.annotations.read_only_hint is True
+    ok = await session.call_tool(WEATHER, {"date": "2026-01-02"})
+    check_structured(tool, ok)
+    assert ok.structured_content == {"degreesFahrenheit": 61}
+    assert seen[-1].method == "GET" and seen[-1].path == "/forecast"
+    assert seen[-1].query == [("date", "2026-01-02")]
+    # the API breaks its own spec: returned whole, with a warning, not an error
+    drift = await session.call_tool(WEATHER, {"date": "drift"})
+    check_structured(tool, drift)
+    assert drift.structured_content["result"] == {"degreesFahrenheit": "warm", "note": "kept"}
+    assert (
+        drift.meta is not None and drift.meta["sktypes/drift"][0]["path"] == "$.degreesFahrenheit"
+    )
+    assert "drift" in text_of(drift) and "$.degreesFahrenheit" in text_of(drift)
+    # an API error reaches the model as an error result with the status
+    failed = await session.call_tool(WEATHER, {"date": "boom"})
+    assert failed.is_error and "503" in text_of(failed)
+    calls = len(seen)
+    bad = await session.call_tool(WEATHER, {"date": 20260102})
+    assert bad.is_error and "$.date" in text_of(bad)
+    assert len(seen) == calls  # nothing was sent upstream
+
+
+def test_weather_spec_over_stdio_against_a_local_api() -> None:
+    api, forecast = _weather_api()
+    with api as server:
+        server.route("GET", "/forecast", forecast)
+        spec = str(SPECS / "weather_plugin.openapi.yaml")
+
+        async def main() -> None:
+            async with stdio_session(spec, "--base-url", server.url) as session:
+                await _exercise_weather(session, server.seen)
+
+        anyio.run(main)
+
+
+def test_weather_spec_over_streamable_http_against_a_local_api() -> None:
+    api, forecast = _weather_api()
+    with api as server:
+        server.route("GET", "/forecast", forecast)
+        spec = str(SPECS / "weather_plugin.openapi.yaml")
+        with http_server(spec, "--base-url", server.url) as url:
+
+            async def main() -> None:
+                async with http_session(url) as session:
+                    await _exercise_weather(session, server.seen)
+
+            anyio.run(main)
+
+
+PETSTORE = CORPUS / "oai-v3.0-petstore-expanded" / "petstore-expanded.json"
+
+
+@pytest.mark.skipif(not PETSTORE.is_file(), reason="the shared OpenAPI corpus is not here")
+def test_generated_package_of_a_corpus_spec_over_stdio() -> None:
+    from sktypes_codegen import generate_plugin
+
+    with tempfile.TemporaryDirectory() as tmp, upstream() as api:
+        generate_plugin(PETSTORE, Path(tmp), name="served_petstore")
+        pets = [{"id": 1, "name": "Rex", "tag": "dog", "chipped": True}]
+        api.route("GET", "/pets", (200, pets))
+        api.route("GET", "/pets/7", (200, {"id": "seven", "name": "Odd"}))
+        api.route("DELETE", "/pets/1", (204, None))
+        package = str(Path(tmp) / "served_petstore")
+
+        async def main() -> None:
+            async with stdio_session(package, "--base-url", api.url) as session:
+                tools = {t.name: t for t in (await session.list_tools()).tools}
+                find = tools["SwaggerPetstore.findPets"]
+                listed = await session.call_tool(find.name, {"tags": ["dog"], "limit": 2})
+                check_structured(find, listed)
+                # the body as the API sent it: a field the models do not declare is kept
+                assert listed.structured_content == {"result": pets}
+                assert api.seen[-1].query == [("tags", "dog"), ("limit", "2")]
+                by_id = next(n for n in tools if n.lower().endswith("by_id"))
+                odd = await session.call_tool(by_id, {"id": 7})
+                check_structured(tools[by_id], odd)
+                assert odd.structured_content["result"] == {"id": "seven", "name": "Odd"}
+                assert "$.id" in text_of(odd)
+                gone = await session.call_tool("SwaggerPetstore.deletePet", {"id": 1})
+                assert not gone.is_error
+                assert api.seen[-1].method == "DELETE"
+                bad = await session.call_tool(find.name, {"limit": "many"})
+                assert bad.is_error and "$.limit" in text_of(bad)
+
+        anyio.run(main)
+
+
+def test_unknown_target_fails_in_one_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "sktypes", "serve", str(tmp_path / "nope.yaml")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "nope.yaml" in proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stdout == ""

@@ -1,0 +1,413 @@
+"""What the MCP server lists and returns, rule by rule (the official client, in process).
+
+The client connects to the server object itself (``mcp.Client(server)``): the same SDK
+client and protocol, either era (``mode="legacy"``: the initialize handshake, protocol
+2025-11-25; ``mode="auto"``: 2026-07-28).
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+pytest.importorskip("mcp")
+
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+
+from sktypes import kernel_function
+from sktypes.errors import SktypesError
+from sktypes.integrations import mcp
+from sktypes.kernel import Kernel
+from tests.mcp_helpers import EXAMPLES, SPECS, check_structured, text_of, upstream
+from tests.typefamilies import Item
+
+
+def _run(server: Any, body: Any, mode: str = "legacy") -> Any:
+    async def main() -> Any:
+        async with Client(server, mode=mode) as client:  # type: ignore[arg-type]
+            return await body(client)
+
+    return anyio.run(main)
+
+
+class Shop:
+    """A plugin with the shapes results come in."""
+
+    @kernel_function
+    def count(self, n: int) -> int:
+        """A number."""
+        return n
+
+    @kernel_function
+    def items(self, names: list[str]) -> list[Item]:
+        """A list of objects."""
+        return [Item(sku=n, qty=1) for n in names]
+
+    @kernel_function
+    def maybe(self, present: bool) -> Item | None:
+        """An object or null."""
+        return Item(sku="a", qty=2) if present else None
+
+    @kernel_function
+    def nothing(self, note: str = "") -> None:
+        """No result."""
+
+    @kernel_function
+    def lies(self) -> Item:
+        """Declares an Item, returns something else."""
+        return {"sku": 5}  # type: ignore[return-value]
+
+    @kernel_function
+    def fails(self) -> int:
+        """Raises."""
+        raise ValueError("no stock")
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_non_object_results_are_wrapped_for_older_clients_and_nullable_ones(mode: str) -> None:
+    server = mcp.server(Shop())
+
+    async def body(client: Any) -> Any:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        out = {}
+        for name, args in [
+            ("count", {"n": 3}),
+            ("items", {"names": ["x"]}),
+            ("maybe", {"present": False}),
+        ]:
+            result = await client.call_tool(f"Shop.{name}", args)
+            check_structured(tools[f"Shop.{name}"], result)
+            out[name] = (tools[f"Shop.{name}"], result)
+        return client.protocol_version, out
+
+    version, out = _run(server, body, mode)
+    legacy = mode == "legacy"
+    assert (version == "2026-07-28") is not legacy
+    count_tool, count = out["count"]
+    assert count.structured_content == ({"result": 3} if legacy else 3)
+    assert (count_tool.meta or {}).get(mcp.WRAPPED_META) is (True if legacy else None)
+    assert out["items"][1].structured_content == (
+        {"result": [{"sku": "x", "qty": 1}]} if legacy else [{"sku": "x", "qty": 1}]
+    )
+    # null and absent are the same on the wire: a result that may be null stays wrapped
+    maybe_tool, maybe = out["maybe"]
+    assert maybe.structured_content == {"result": None}
+    assert (maybe_tool.meta or {}).get(mcp.WRAPPED_META) is True
+    assert json.loads(text_of(count)) == 3
+
+
+def test_object_results_are_not_wrapped_and_refs_resolve() -> None:
+    class Orders:
+        @kernel_function
+        def first(self, items: list[Item]) -> Item:
+            """The first item."""
+            return items[0]
+
+    server = mcp.server(Orders())
+
+    async def body(client: Any) -> Any:
+        tool = (await client.list_tools()).tools[0]
+        result = await client.call_tool(tool.name, {"items": [{"sku": "a", "qty": 2}]})
+        return tool, result
+
+    tool, result = _run(server, body)
+    check_structured(tool, result)
+    assert result.structured_content == {"sku": "a", "qty": 2}
+    assert "$defs" in tool.input_schema and tool.input_schema["type"] == "object"
+    assert tool.output_schema["type"] == "object"
+    assert tool.meta is None
+
+
+def test_a_function_without_result_has_no_output_schema() -> None:
+    server = mcp.server(Shop())
+
+    async def body(client: Any) -> Any:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        return tools["Shop.nothing"], await client.call_tool("Shop.nothing", {})
+
+    tool, result = _run(server, body)
+    assert tool.output_schema is None
+    assert not result.is_error and result.content == []
+
+
+def test_a_result_that_breaks_its_schema_is_returned_with_a_drift_warning() -> None:
+    server = mcp.server(Shop())
+
+    async def body(client: Any) -> Any:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        return tools["Shop.lies"], await client.call_tool("Shop.lies", {})
+
+    tool, result = _run(server, body)
+    check_structured(tool, result)  # the official client checked it too
+    assert result.structured_content["result"] == {"sku": 5}
+    problems = result.meta[mcp.DRIFT_META]
+    assert {p["path"] for p in problems} == {"$", "$.sku"}
+    assert "drift" in text_of(result)
+
+
+def test_drift_error_mode_keeps_the_declared_schema_and_fails_the_call() -> None:
+    server = mcp.server(Shop(), drift="error")
+
+    async def body(client: Any) -> Any:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        return tools["Shop.lies"], await client.call_tool("Shop.lies", {})
+
+    tool, result = _run(server, body)
+    assert "anyOf" not in tool.output_schema and tool.output_schema["type"] == "object"
+    assert result.is_error
+    assert '{"sku":5}' in text_of(result) and "$.sku" in text_of(result)
+
+
+def test_exceptions_become_error_results_naming_the_tool() -> None:
+    server = mcp.server(Shop())
+
+    async def body(client: Any) -> Any:
+        return await client.call_tool("Shop.fails", {})
+
+    result = _run(server, body)
+    assert result.is_error
+    assert text_of(result) == "Shop.fails failed: ValueError: no stock"
+
+
+def test_every_bad_argument_is_named_by_its_path() -> None:
+    def order(when: str, items: list[Item], rush: bool = False) -> int:
+        """Place an order."""
+        return len(items)
+
+    kernel = Kernel()
+    kernel.add_function(order, "Shop")
+    server = mcp.server(kernel)
+
+    async def body(client: Any) -> Any:
+        args = {"items": [{"sku": "", "qty": 0}, {"qty": 1}], "rush": "yes", "coupon": "X"}
+        return await client.call_tool("Shop.order", args)
+
+    result = _run(server, body)
+    assert result.is_error
+    text = text_of(result)
+    for path in ("$.when", "$.coupon", "$.rush", "$.items[0].sku", "$.items[1].sku"):
+        assert f"- {path}:" in text, text
+
+
+def test_unknown_tools_are_a_protocol_error_with_a_hint() -> None:
+    server = mcp.server(Shop())
+
+    async def body(client: Any) -> Any:
+        return await client.call_tool("Shop.cont", {"n": 1})
+
+    with pytest.raises(Exception) as info:  # the SDK raises it inside its task groups
+        _run(server, body)
+    found = [e for e in _leaves(info.value) if isinstance(e, MCPError)]
+    assert found and "unknown tool 'Shop.cont'" in str(found[0]) and "Shop.count" in str(found[0])
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for sub in exc.exceptions for leaf in _leaves(sub)]
+    return [exc]
+
+
+def test_http_methods_become_annotations() -> None:
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "Verbs", "version": "1"},
+        "servers": [{"url": "http://127.0.0.1:9"}],
+        "paths": {
+            "/a": {
+                m: {"operationId": f"{m}A", "responses": {"204": {"description": "ok"}}}
+                for m in ("get", "put", "post", "delete", "patch")
+            }
+        },
+    }
+    from sktypes.openapi import load_openapi
+
+    server = mcp.server(load_openapi(spec))
+
+    async def body(client: Any) -> Any:
+        return {t.name: t.annotations for t in (await client.list_tools()).tools}
+
+    hints = _run(server, body)
+    assert hints["Verbs.getA"].read_only_hint is True
+    assert hints["Verbs.deleteA"].destructive_hint is True
+    assert hints["Verbs.deleteA"].idempotent_hint is True
+    assert hints["Verbs.putA"].idempotent_hint is True
+    assert hints["Verbs.putA"].read_only_hint is None
+    assert hints["Verbs.postA"] is None and hints["Verbs.patchA"] is None
+
+
+def test_include_and_exclude_pick_operations() -> None:
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "Zoo", "version": "1"},
+        "servers": [{"url": "http://127.0.0.1:9"}],
+        "paths": {
+            "/animals": {
+                "get": {
+                    "operationId": "listAnimals",
+                    "tags": ["animals"],
+                    "responses": {"204": {"description": "ok"}},
+                },
+                "post": {
+                    "operationId": "addAnimal",
+                    "tags": ["animals"],
+                    "responses": {"204": {"description": "ok"}},
+                },
+            },
+            "/keepers/{id}": {
+                "parameters": [{"name": "id", "in": "path", "required": True, "schema": {}}],
+                "get": {
+                    "operationId": "getKeeper",
+                    "tags": ["staff"],
+                    "responses": {"204": {"description": "ok"}},
+                },
+            },
+        },
+    }
+    from sktypes.openapi import load_openapi
+
+    def names(**kw: Any) -> list[str]:
+        return mcp.server(load_openapi(spec), **kw).toolset.names
+
+    assert names(include=["animals"]) == ["Zoo.listAnimals", "Zoo.addAnimal"]
+    assert names(include=["getKeeper"]) == ["Zoo.getKeeper"]
+    assert names(include=["/keepers/*"]) == ["Zoo.getKeeper"]
+    assert names(include=["GET /*"]) == ["Zoo.listAnimals", "Zoo.getKeeper"]
+    assert names(exclude=["animals"]) == ["Zoo.getKeeper"]
+    assert names(include=["Zoo.*"], exclude=["*Animal"]) == ["Zoo.listAnimals", "Zoo.getKeeper"]
+    with pytest.raises(SktypesError, match="nothing to serve"):
+        names(include=["nope"])
+
+
+def test_a_tool_list_is_served_by_its_implementations(tmp_path: Path) -> None:
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": "Calc-add",
+                "description": "Add two numbers.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "a": {"type": "integer", "maximum": 10},
+                        "b": {"type": "integer"},
+                    },
+                    "required": ["a", "b"],
+                    "additionalProperties": False,
+                },
+            },
+        }
+    ]
+    listed = tmp_path / "tools.json"
+    listed.write_text(json.dumps(tools))
+    impl = tmp_path / "calc_impl.py"
+    impl.write_text(
+        textwrap.dedent(
+            """
+            def add(a: int, b: int) -> int:
+                return a + b
+            """
+        )
+    )
+    server = mcp.server(str(listed), implementations=[str(impl)])
+
+    async def body(client: Any) -> Any:
+        listed_tools = (await client.list_tools()).tools
+        ok = await client.call_tool("Calc.add", {"a": 2, "b": 3})
+        bad = await client.call_tool("Calc.add", {"a": 11, "b": 3})  # the list's own bound
+        return listed_tools, ok, bad
+
+    listed_tools, ok, bad = _run(server, body)
+    assert [t.name for t in listed_tools] == ["Calc.add"]
+    assert listed_tools[0].input_schema["properties"]["a"]["maximum"] == 10
+    assert json.loads(text_of(ok)) == 5
+    assert bad.is_error and "$.a" in text_of(bad)
+    with pytest.raises(SktypesError, match="needs the module implementing it"):
+        mcp.server(str(listed))
+    other = tmp_path / "other_impl.py"
+    other.write_text("def sub(a: int, b: int) -> int:\n    return a - b\n")
+    with pytest.raises(SktypesError, match=r"no implementation of 'Calc\.add'"):
+        mcp.server(str(listed), implementations=[str(other)])
+
+
+def test_a_spec_without_an_absolute_server_needs_a_base_url() -> None:
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "Rel", "version": "1"},
+        "servers": [{"url": "/v1"}],
+        "paths": {"/a": {"get": {"operationId": "a", "responses": {"204": {"description": "ok"}}}}},
+    }
+    from sktypes.openapi import load_openapi
+
+    with pytest.raises(SktypesError, match="pass --base-url"):
+        mcp.server(load_openapi(spec))
+    assert mcp.server(load_openapi(spec), base_url="http://127.0.0.1:9/v1").toolset.names
+
+
+def test_server_is_the_sdk_low_level_server_and_names_itself() -> None:
+    from mcp.server.lowlevel import Server
+
+    weather = mcp.server(str(SPECS / "weather_plugin.openapi.yaml"))
+    assert isinstance(weather, Server)
+    assert weather.name == "WeatherPluginSimpleComplex"
+    assert mcp.server(str(EXAMPLES / "date_weather.py")).name == "sktypes"
+    assert mcp.server(str(EXAMPLES / "date_weather.py"), name="dates").name == "dates"
+
+
+def test_remote_json_and_text_results() -> None:
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "Mixed", "version": "1"},
+        "paths": {
+            "/text": {
+                "get": {
+                    "operationId": "text",
+                    "responses": {
+                        "200": {
+                            "description": "t",
+                            "content": {"text/plain": {"schema": {"type": "string"}}},
+                        }
+                    },
+                }
+            },
+            "/list": {
+                "get": {
+                    "operationId": "list",
+                    "responses": {
+                        "200": {
+                            "description": "l",
+                            "content": {
+                                "application/json": {
+                                    "schema": {"type": "array", "items": {"type": "integer"}}
+                                }
+                            },
+                        }
+                    },
+                }
+            },
+        },
+    }
+    from sktypes.openapi import load_openapi
+
+    with upstream() as api:
+        api.route("GET", "/text", (200, "plain words", "text/plain"))
+        api.route("GET", "/list", (200, [1, 2, 3]))
+        server = mcp.server(load_openapi(spec), base_url=api.url)
+
+        async def body(client: Any) -> Any:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            text = await client.call_tool("Mixed.text", {})
+            listed = await client.call_tool("Mixed.list", {})
+            check_structured(tools["Mixed.text"], text)
+            check_structured(tools["Mixed.list"], listed)
+            return text, listed
+
+        text, listed = _run(server, body)
+    assert text.structured_content == {"result": "plain words"}
+    assert text_of(text) == "plain words"
+    assert listed.structured_content == {"result": [1, 2, 3]}
