@@ -103,12 +103,18 @@ class _Caller:
             sent = await self.credentials.credentials(
                 self.operation.security, client, where=self.operation.name
             )
-        return self.build(arguments, sent)
+        return self.build(arguments, sent, client)
 
     def build(
-        self, arguments: Mapping[str, Any], credentials: list[Credential] | None = None
+        self,
+        arguments: Mapping[str, Any],
+        credentials: list[Credential] | None = None,
+        client: httpx.AsyncClient | None = None,
     ) -> httpx.Request:
-        """The httpx request for ``arguments`` (JSON values keyed by view parameter)."""
+        """The httpx request for ``arguments`` (JSON values keyed by view parameter).
+
+        Built through ``client`` when given (its headers, params and cookies apply).
+        """
         op = self.operation
         if not self.base.startswith(("http://", "https://")):
             raise KernelError(
@@ -134,7 +140,7 @@ class _Caller:
                 request.content_type = body.content_type
                 request.send_body = True
         return build_request(
-            self.base, request, headers=self.headers, credentials=credentials or ()
+            self.base, request, headers=self.headers, credentials=credentials or (), client=client
         )
 
     def read(self, response: httpx.Response) -> Any:
