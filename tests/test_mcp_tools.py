@@ -192,7 +192,7 @@ def test_every_bad_argument_is_named_by_its_path() -> None:
     assert result.is_error
     text = text_of(result)
     for path in ("$.when", "$.coupon", "$.rush", "$.items[0].sku", "$.items[1].sku"):
-        assert f"- {path}:" in text, text
+        assert f"- at {path}:" in text, text
 
 
 def test_unknown_tools_are_a_protocol_error_with_a_hint() -> None:
@@ -411,3 +411,26 @@ def test_remote_json_and_text_results() -> None:
     assert text.structured_content == {"result": "plain words"}
     assert text_of(text) == "plain words"
     assert listed.structured_content == {"result": [1, 2, 3]}
+
+
+def test_a_kernels_invocation_filters_run_around_each_call() -> None:
+    seen: list[str] = []
+    kernel = Kernel()
+    kernel.add_plugin(Shop())
+
+    @kernel.add_filter
+    async def record(context: Any, next: Any) -> None:
+        seen.append(context.function.fully_qualified_name)
+        await next(context)
+
+    server = mcp.server(kernel)
+
+    async def body(client: Any) -> Any:
+        ok = await client.call_tool("Shop.count", {"n": 4})
+        bad = await client.call_tool("Shop.count", {"n": "four"})
+        return ok, bad
+
+    ok, bad = _run(server, body)
+    assert ok.structured_content == {"result": 4}
+    assert bad.is_error and "- at $.n:" in text_of(bad)
+    assert seen == ["Shop.count", "Shop.count"]

@@ -38,8 +38,8 @@ from sktypes.cli._targets import TargetError, load_module, load_object
 from sktypes.content._codec import to_plain_json
 from sktypes.errors import HydrationError, KernelError, SktypesError
 from sktypes.integrations.mcp._tools import Served
-from sktypes.introspect import _info
-from sktypes.kernel import Kernel, KernelFunction, KernelPlugin
+from sktypes.introspect import kernel_function_info
+from sktypes.kernel import Kernel, KernelFunction
 from sktypes.kernel._prepare import prepare_arguments
 from sktypes.manual import views_from_manual
 from sktypes.remote import ApiClient
@@ -94,6 +94,7 @@ def load_served(targets: Sequence[Any], options: LoadOptions) -> list[Served]:
 
 
 def _served(target: Any, options: LoadOptions) -> list[Served]:
+    from sktypes.integrations._core import collect
     from sktypes.openapi import OpenApiPlugin
 
     if isinstance(target, (str, Path)):
@@ -102,13 +103,8 @@ def _served(target: Any, options: LoadOptions) -> list[Served]:
         return _openapi(target, options)
     if isinstance(target, types.ModuleType):
         return _module(target, str(target.__name__), options)
-    if isinstance(target, Kernel):
-        return _kernel_functions(target.functions, options)
-    if isinstance(target, KernelPlugin):
-        return _kernel_functions(list(target.values()), options)
-    kernel = Kernel()
-    kernel.add_plugin(target)
-    return _kernel_functions(kernel.functions, options)
+    kernel, plugins = collect(target)
+    return _kernel_functions(kernel, [f for p in plugins for f in p.values()], options)
 
 
 def _from_string(target: str, options: LoadOptions) -> list[Served]:
@@ -122,7 +118,7 @@ def _from_string(target: str, options: LoadOptions) -> list[Served]:
     obj = load_object(target)
     if isinstance(obj, types.ModuleType):
         return _module(obj, target, options)
-    return _served(obj if not inspect.isfunction(obj) else [obj], options)
+    return _served([obj] if inspect.isfunction(obj) else obj, options)
 
 
 def _import_directory(path: Path) -> types.ModuleType:
@@ -155,30 +151,49 @@ def _module(module: types.ModuleType, target: str, options: LoadOptions) -> list
         return out
     kernel = Kernel()
     name = module.__name__.rsplit(".", 1)[-1].removeprefix("_sktypes_target_")
-    if any(inspect.isfunction(v) and _info(v) is not None for v in vars(module).values()):
+    if any(
+        inspect.isfunction(v) and kernel_function_info(v) is not None for v in vars(module).values()
+    ):
         kernel.add_plugin(module, name)
     for value in list(vars(module).values()):
         if isinstance(value, type) and value.__module__ == module.__name__ and _marked(value):
             kernel.add_plugin(value)
     if not kernel.plugins:
         raise TargetError("no @kernel_function found", where=target)
-    return _kernel_functions(kernel.functions, options)
+    return _kernel_functions(kernel, kernel.functions, options)
 
 
 def _marked(cls: type) -> bool:
     return any(
-        _info(v.__func__ if isinstance(v, (staticmethod, classmethod)) else v) is not None
+        kernel_function_info(v.__func__ if isinstance(v, (staticmethod, classmethod)) else v)
+        is not None
         for klass in cls.__mro__
         for v in vars(klass).values()
     )
 
 
-def _kernel_functions(functions: Sequence[KernelFunction], options: LoadOptions) -> list[Served]:
+def _kernel_functions(
+    kernel: Kernel, functions: Sequence[KernelFunction], options: LoadOptions
+) -> list[Served]:
+    """Kernel functions to serve; with invocation filters, each call goes through them."""
+    if kernel.filters:
+        return [
+            Served(fn.view, None, _through(kernel, fn))
+            for fn in functions
+            if _selected(options, fn.view)
+        ]
     return [
         Served(fn.view, _preparer(fn), _executor(fn))
         for fn in functions
         if _selected(options, fn.view)
     ]
+
+
+def _through(kernel: Kernel, fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
+    async def execute(arguments: dict[str, Any]) -> Any:
+        return to_plain_json((await kernel.invoke(fn, arguments)).value)
+
+    return execute
 
 
 def _preparer(fn: KernelFunction) -> Callable[[dict[str, Any]], dict[str, Any]]:

@@ -71,13 +71,15 @@ class Served:
     Attributes:
         view: what the client sees: name, description, arguments and return schemas.
         prepare: the client's JSON arguments → what ``execute`` takes; raises
-            :class:`ArgumentsError` or :class:`HydrationError` for bad arguments.
+            :class:`ArgumentsError` or :class:`HydrationError` for bad arguments. ``None``:
+            ``execute`` checks them itself (a kernel's invocation filters run first), and
+            those two errors from it are bad arguments too.
         execute: calls the function; returns its result as JSON (``None`` for nothing).
         method: the HTTP method of a remote operation (for the tool's annotations).
     """
 
     view: FunctionView
-    prepare: Prepare
+    prepare: Prepare | None
     execute: Execute
     method: str | None = None
 
@@ -181,12 +183,18 @@ class ToolSet:
         """
         view = entry.served.view
         args = dict(arguments or {})
+        prepare = entry.served.prepare
         try:
-            ready = entry.served.prepare(args)
+            ready = args if prepare is None else prepare(args)
         except (ArgumentsError, HydrationError) as exc:
             return _error(_invalid_text(entry.name, view, args, exc.errors)), "invalid"
         try:
             value = await entry.served.execute(ready)
+        except (ArgumentsError, HydrationError) as exc:
+            if prepare is not None:  # raised by the function itself, not about the arguments
+                log.info("%s failed: %s", entry.name, exc)
+                return _error(f"{entry.name} failed: {exc}"), "error"
+            return _error(_invalid_text(entry.name, view, args, exc.errors)), "invalid"
         except SktypesError as exc:
             log.info("%s failed: %s", entry.name, exc)
             return _error(f"{entry.name} failed: {exc}"), "error"
@@ -346,8 +354,8 @@ def _invalid_text(
     tool: str, view: FunctionView, args: Mapping[str, Any], errors: Sequence[ErrorDetail]
 ) -> str:
     lines = _argument_lines(view, args, errors)
-    head = f"Invalid arguments for {tool}; fix these and call again:"
-    return "\n".join([head, *(f"- {line}" for line in lines)])
+    head = f"The arguments for {tool} could not be used. Fix these problems and call it again:"
+    return "\n".join([head, *(f"- at {line}" for line in lines)])
 
 
 def _argument_lines(
