@@ -155,6 +155,8 @@ def _pairs(params: Sequence[Param], scalar: Callable[[Any], str]) -> list[tuple[
         value = to_json(raw)
         if style == "json":
             out.append((name, scalar(_compact(value))))
+        elif value == [] or value == {}:
+            continue  # RFC 6570 §2.3: an empty list or map is undefined, so left out
         elif isinstance(value, list):
             if explode and style == "form":
                 out.extend((name, scalar(v)) for v in value)
@@ -175,7 +177,9 @@ def _pairs(params: Sequence[Param], scalar: Callable[[Any], str]) -> list[tuple[
 def query_pairs(params: Sequence[Param]) -> Pairs:
     """Serialize query parameters by their OpenAPI style and explode.
 
-    ``None`` values are left out (an optional parameter the caller did not pass).
+    ``None`` values are left out (an optional parameter the caller did not pass), and so
+    are empty lists and objects: RFC 6570 (which OpenAPI's styles follow) treats them as
+    undefined, and ``ids=`` would read back as ``[""]``.
     """
     return list(_pairs(params, _scalar))
 

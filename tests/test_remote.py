@@ -82,6 +82,13 @@ def test_path_values_are_percent_encoded() -> None:
         ("json", False, OBJECT, [("color", '{"R":100,"G":200,"B":150}')]),
         ("form", True, True, [("color", "true")]),
         ("form", True, None, []),
+        # RFC 6570 §2.3: an empty list or map is undefined (``ids=`` would read as [""])
+        ("form", False, [], []),
+        ("form", True, [], []),
+        ("pipeDelimited", False, [], []),
+        ("form", False, {}, []),
+        ("deepObject", True, {}, []),
+        ("json", False, [], [("color", "[]")]),
     ],
 )
 def test_query_styles_follow_the_openapi_table(
