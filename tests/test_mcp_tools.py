@@ -434,3 +434,37 @@ def test_a_kernels_invocation_filters_run_around_each_call() -> None:
     assert ok.structured_content == {"result": 4}
     assert bad.is_error and "- at $.n:" in text_of(bad)
     assert seen == ["Shop.count", "Shop.count"]
+
+
+@pytest.mark.parametrize(
+    ("schema", "objects_only", "nullable"),
+    [
+        ({"type": "object"}, True, False),
+        ({"$ref": "#/$defs/P", "$defs": {"P": {"type": "object"}}}, True, False),
+        ({"anyOf": [{"type": "object"}, {"type": "null"}]}, False, True),
+        ({"type": ["object", "null"]}, False, True),
+        ({"type": "array", "items": {"type": "object"}}, False, False),
+        ({"type": "integer"}, False, False),
+        ({"enum": ["a", None]}, False, True),
+        ({"properties": {"a": {}}}, False, True),  # no type: other values pass too
+        ({}, False, True),
+        ({"allOf": [{"type": "object"}, {"required": ["a"]}]}, True, False),
+        (
+            {
+                "$ref": "#/$defs/T",
+                "$defs": {"T": {"anyOf": [{"$ref": "#/$defs/T"}, {"type": "object"}]}},
+            },
+            False,
+            True,
+        ),
+    ],
+)
+def test_wrapping_decisions_read_the_schema_model(
+    schema: dict[str, Any], objects_only: bool, nullable: bool
+) -> None:
+    from sktypes.integrations.mcp._tools import _may_be_null, _only_objects
+    from sktypes.jsondoc import JsonDocument
+
+    doc = JsonDocument.from_value(schema)
+    assert _only_objects(doc) is objects_only
+    assert _may_be_null(doc) is nullable

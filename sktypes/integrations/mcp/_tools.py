@@ -35,6 +35,23 @@ from mcp.types.version import is_version_at_least
 from sktypes.errors import ArgumentsError, ErrorDetail, HydrationError, SktypesError
 from sktypes.jsondoc import JsonDocument
 from sktypes.manual import NameTable
+from sktypes.schema import (
+    ArrayNode,
+    BooleanNode,
+    ConstNode,
+    EnumNode,
+    IntegerNode,
+    IntersectionNode,
+    NeverNode,
+    Node,
+    NullNode,
+    NumberNode,
+    ObjectNode,
+    RefNode,
+    StringNode,
+    UnionNode,
+    parse,
+)
 from sktypes.validate import value_problems
 from sktypes.views import FunctionView
 
@@ -275,58 +292,51 @@ def _return_schema(view: FunctionView) -> JsonDocument | None:
 
 
 def _only_objects(schema: JsonDocument) -> bool:
-    """Whether every value the schema admits is a JSON object (no wrapping needed).
-
-    Conservative: only a root ``type: object`` (directly or through one ``$ref`` into
-    ``$defs``) counts; anything it cannot tell is wrapped, which is always valid.
-    """
-    value = schema.value
-    seen = 0
-    while isinstance(value, Mapping) and seen < 8:
-        kind = value.get("type")
-        if kind is not None:
-            return bool(kind == "object")
-        ref = value.get("$ref")
-        if not (isinstance(ref, str) and ref.startswith("#/$defs/")):
-            return False
-        defs = schema.value.get("$defs")
-        value = defs.get(ref[len("#/$defs/") :]) if isinstance(defs, Mapping) else None
-        seen += 1
-    return False
+    """Whether every value the schema admits is a JSON object (no wrapping needed)."""
+    kinds = _kinds(parse(schema).root, frozenset())
+    return bool(kinds) and kinds <= {"object"}
 
 
 def _may_be_null(schema: JsonDocument) -> bool:
-    """Whether the schema may admit ``null`` (conservative: ``True`` unless it clearly does not)."""
-    root = schema.value
-    defs = root.get("$defs") if isinstance(root, Mapping) else None
+    """Whether the schema may admit ``null`` (when it cannot tell: yes)."""
+    kinds = _kinds(parse(schema).root, frozenset())
+    return "null" in kinds or "any" in kinds
 
-    def walk(node: Any, depth: int) -> bool:
-        if not isinstance(node, Mapping) or depth > 16:
-            return node is not False
-        kind = node.get("type")
-        if isinstance(kind, str):
-            return kind == "null"
-        if isinstance(kind, (list, tuple)):
-            return "null" in kind
-        if "const" in node:
-            return node["const"] is None
-        if "enum" in node and isinstance(node["enum"], (list, tuple)):
-            return any(v is None for v in node["enum"])
-        ref = node.get("$ref")
-        if isinstance(ref, str):
-            name = ref[len("#/$defs/") :] if ref.startswith("#/$defs/") else None
-            target = defs.get(name) if isinstance(defs, Mapping) and name else None
-            return target is None or walk(target, depth + 1)
-        for key in ("anyOf", "oneOf"):
-            options = node.get(key)
-            if isinstance(options, (list, tuple)) and options:
-                return any(walk(o, depth + 1) for o in options)
-        all_of = node.get("allOf")
-        if isinstance(all_of, (list, tuple)) and all_of:
-            return all(walk(o, depth + 1) for o in all_of)
-        return True
 
-    return walk(root, 0)
+_SCALAR_NODES = (BooleanNode, IntegerNode, NumberNode, StringNode, ArrayNode)
+
+
+def _kinds(node: Node, seen: frozenset[str]) -> set[str]:
+    """The JSON kinds a node admits: ``object``, ``null``, ``other``; ``any`` when unsure."""
+    if isinstance(node, NullNode):
+        return {"null"}
+    if isinstance(node, NeverNode):
+        return set()
+    if isinstance(node, (ObjectNode, *_SCALAR_NODES)):
+        if getattr(node, "implied", False):
+            return {"any"}
+        return {"object"} if isinstance(node, ObjectNode) else {"other"}
+    if isinstance(node, EnumNode):
+        return {_kind_of(v) for v in node.values}
+    if isinstance(node, ConstNode):
+        return {_kind_of(node.value)}
+    if isinstance(node, UnionNode):
+        return set().union(*(_kinds(o, seen) for o in node.options))
+    if isinstance(node, IntersectionNode):
+        parts = [_kinds(p, seen) for p in node.parts]
+        known = [k for k in parts if "any" not in k]
+        return set.intersection(*known) if known else {"any"}
+    if isinstance(node, RefNode):
+        if node.ref in seen:
+            return {"any"}
+        return _kinds(node.target, seen | {node.ref})
+    return {"any"}  # AnyNode, OpaqueNode
+
+
+def _kind_of(value: Any) -> str:
+    if value is None:
+        return "null"
+    return "object" if isinstance(value, Mapping) else "other"
 
 
 def _output_schema(
