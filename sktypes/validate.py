@@ -13,6 +13,7 @@ from sktypes._identity import by_identity
 from sktypes._quick import Check, compile_check
 from sktypes.errors import ArgumentsError, ErrorDetail, snippet
 from sktypes.jsondoc import JsonDocument
+from sktypes.schema._inline import inline_refs
 from sktypes.views import FunctionView
 
 __all__ = ["json_path", "quick_check", "validate_arguments", "validator_for", "value_problems"]
@@ -68,7 +69,8 @@ def validator_for(view: FunctionView) -> Draft202012Validator:
 
 
 def _compile_quick(view: FunctionView) -> Check | None:
-    return compile_check(view.parameters_schema, _conforms)
+    # the yes-check does not follow $ref: definitions are written in place where exact
+    return compile_check(inline_refs(view.parameters_schema), _conforms)
 
 
 def _build_validator(view: FunctionView) -> Draft202012Validator:
@@ -169,4 +171,5 @@ def value_problems(schema: JsonDocument, value: Any) -> list[ErrorDetail]:
 @by_identity
 def _value_checkers(schema: JsonDocument) -> tuple[Check | None, Draft202012Validator]:
     plain = schema.to_python()
-    return compile_check(plain, _conforms), Draft202012Validator(plain, format_checker=_FORMATS)
+    quick = compile_check(inline_refs(plain), _conforms)
+    return quick, Draft202012Validator(plain, format_checker=_FORMATS)

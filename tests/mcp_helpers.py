@@ -21,7 +21,7 @@ from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 from urllib.parse import parse_qsl, urlsplit
 
 import jsonschema
@@ -140,14 +140,21 @@ def serve_command(*args: str) -> list[str]:
 
 @asynccontextmanager
 async def stdio_session(
-    *args: str, env: dict[str, str] | None = None
+    *args: str, env: dict[str, str] | None = None, errlog: TextIO | None = None
 ) -> AsyncIterator[ClientSession]:
-    """The official client over stdio, the server a real ``sktypes serve`` subprocess."""
+    """The official client over stdio, the server a real ``sktypes serve`` subprocess.
+
+    The server's stderr goes to ``errlog`` (this process's stderr by default).
+    """
     command = serve_command(*args)
     params = StdioServerParameters(
         command=command[0], args=command[1:], env=env or {}, cwd=str(ROOT)
     )
-    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+    log = errlog if errlog is not None else sys.stderr
+    async with (
+        stdio_client(params, errlog=log) as (read, write),
+        ClientSession(read, write) as session,
+    ):
         await session.initialize()
         yield session
 

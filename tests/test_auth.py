@@ -243,7 +243,7 @@ def test_each_scheme_reaches_only_the_operations_that_require_it(
                 for tool in (await client.list_tools()).tools:
                     result = await client.call_tool(tool.name, {})
                     assert not result.is_error, result.content
-                await client.call_tool("Vault.oauth", {})
+                await client.call_tool("oauth", {})
 
         anyio.run(main)
     calls = [s for s in api.seen if s.path != "/token"]
@@ -253,7 +253,7 @@ def test_each_scheme_reaches_only_the_operations_that_require_it(
     assert tokens == [
         {"auth": f"Basic {cid}", "form": {"grant_type": "client_credentials", "scope": "read"}}
     ]
-    assert any("Vault.bearer" in r.getMessage() for r in caplog.records)
+    assert any("bearer" in r.getMessage() for r in caplog.records)
     logged = "\n".join(r.getMessage() for r in caplog.records)
     assert not [v for v in [*SECRETS.values(), TOKEN] if v in logged]
     assert any("mutualTLS" in w for w in server.warnings)
@@ -271,7 +271,7 @@ def test_missing_credentials_are_an_error_result_and_nothing_is_sent() -> None:
 
         async def main() -> Any:
             async with Client(server, mode="legacy") as client:
-                return await client.call_tool("Vault.bearer", {})
+                return await client.call_tool("bearer", {})
 
         result = anyio.run(main)
     assert result.is_error
@@ -293,7 +293,7 @@ def test_a_failing_token_endpoint_is_named_without_secrets() -> None:
 
         async def main() -> Any:
             async with Client(server, mode="legacy") as client:
-                return await client.call_tool("Vault.oauth", {})
+                return await client.call_tool("oauth", {})
 
         result = anyio.run(main)
     assert result.is_error
@@ -314,10 +314,10 @@ def test_credentials_from_the_environment_over_stdio() -> None:
 
         async def main() -> None:
             async with stdio_session(spec, "--base-url", api.url, env=env) as session:
-                for name in ("Vault.query", "Vault.bearer", "Vault.both", "Vault.public"):
+                for name in ("query", "bearer", "both", "public"):
                     result = await session.call_tool(name, {})
                     assert not result.is_error, result.content
-                denied = await session.call_tool("Vault.byDefault", {})
+                denied = await session.call_tool("byDefault", {})
                 assert denied.is_error and "SKTYPES_AUTH_HEADER_KEY" in denied.content[0].text
 
         anyio.run(main)

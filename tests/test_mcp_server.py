@@ -30,8 +30,9 @@ from tests.mcp_helpers import (
     upstream,
 )
 
-DATE = "DatePluginSimpleComplex.GetDate1"
+DATE = "DatePluginSimpleComplex.GetDate1"  # two plugins in one server: qualified names
 WEATHER = "WeatherPluginSimpleComplex.GetWeatherForecast1"
+FORECAST = "GetWeatherForecast1"  # the weather spec alone: the server is the plugin
 
 
 async def _exercise_examples(session: Any) -> None:
@@ -88,14 +89,16 @@ def _weather_api() -> Any:
 
 async def _exercise_weather(session: Any, seen: list[Any]) -> None:
     tools = {t.name: t for t in (await session.list_tools()).tools}
-    tool = tools[WEATHER]
+    assert list(tools) == [FORECAST]
+    tool = tools[FORECAST]
     assert tool.annotations is not None and tool.annotations.read_only_hint is True
-    ok = await session.call_tool(WEATHER, {"date": "2026-01-02"})
+    ok = await session.call_tool(FORECAST, {"date": "2026-01-02"})
     check_structured(tool, ok)
     assert ok.structured_content == {"degreesFahrenheit": 61}
     assert seen[-1].method == "GET" and seen[-1].path == "/forecast"
     assert seen[-1].query == [("date", "2026-01-02")]
     # the API breaks its own spec: returned whole, with a warning, not an error
+    # the qualified name (as in the mcp functions manual) is accepted too
     drift = await session.call_tool(WEATHER, {"date": "drift"})
     check_structured(tool, drift)
     assert drift.structured_content["result"] == {"degreesFahrenheit": "warm", "note": "kept"}
@@ -104,10 +107,10 @@ async def _exercise_weather(session: Any, seen: list[Any]) -> None:
     )
     assert "drift" in text_of(drift) and "$.degreesFahrenheit" in text_of(drift)
     # an API error reaches the model as an error result with the status
-    failed = await session.call_tool(WEATHER, {"date": "boom"})
+    failed = await session.call_tool(FORECAST, {"date": "boom"})
     assert failed.is_error and "503" in text_of(failed)
     calls = len(seen)
-    bad = await session.call_tool(WEATHER, {"date": 20260102})
+    bad = await session.call_tool(FORECAST, {"date": 20260102})
     assert bad.is_error and "$.date" in text_of(bad)
     assert len(seen) == calls  # nothing was sent upstream
 
@@ -157,7 +160,7 @@ def test_generated_package_of_a_corpus_spec_over_stdio() -> None:
         async def main() -> None:
             async with stdio_session(package, "--base-url", api.url) as session:
                 tools = {t.name: t for t in (await session.list_tools()).tools}
-                find = tools["SwaggerPetstore.findPets"]
+                find = tools["findPets"]
                 listed = await session.call_tool(find.name, {"tags": ["dog"], "limit": 2})
                 check_structured(find, listed)
                 # the body as the API sent it: a field the models do not declare is kept
@@ -168,7 +171,7 @@ def test_generated_package_of_a_corpus_spec_over_stdio() -> None:
                 check_structured(tools[by_id], odd)
                 assert odd.structured_content["result"] == {"id": "seven", "name": "Odd"}
                 assert "$.id" in text_of(odd)
-                gone = await session.call_tool("SwaggerPetstore.deletePet", {"id": 1})
+                gone = await session.call_tool("deletePet", {"id": 1})
                 assert not gone.is_error
                 assert api.seen[-1].method == "DELETE"
                 bad = await session.call_tool(find.name, {"limit": "many"})
@@ -191,3 +194,71 @@ def test_unknown_target_fails_in_one_line(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "nope.yaml" in proc.stderr
     assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
+NOISY = '''
+import logging
+from sktypes import kernel_function
+
+@kernel_function
+def shout(word: str) -> str:
+    """Echo a word, loudly."""
+    print("stray output from the plugin")
+    logging.getLogger("noisy").warning("plugin log line")
+    return word.upper()
+'''
+
+
+def test_stray_prints_cannot_corrupt_stdio_and_logs_go_to_stderr(tmp_path: Path) -> None:
+    plugin = tmp_path / "noisy.py"
+    plugin.write_text(NOISY)
+
+    with tempfile.TemporaryFile("w+") as errlog:
+
+        async def main() -> Any:
+            async with stdio_session(str(plugin), errlog=errlog) as session:
+                first = await session.call_tool("shout", {"word": "hey"})
+                second = await session.call_tool("shout", {"word": "you"})
+                return first, second
+
+        first, second = anyio.run(main)
+        errlog.seek(0)
+        logged = errlog.read()
+    assert first.structured_content == {"result": "HEY"}
+    assert second.structured_content == {"result": "YOU"}
+    assert "stray output from the plugin" in logged and "plugin log line" in logged
+
+
+def test_sigterm_stops_a_stdio_server_cleanly() -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sktypes", "serve", str(EXAMPLES / "date_weather.py")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    hello = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    }
+    proc.stdin.write(json.dumps(hello).encode() + b"\n")
+    proc.stdin.flush()
+    reply = json.loads(proc.stdout.readline())
+    assert reply["id"] == 1 and "serverInfo" in reply["result"]
+    time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err.decode()
+    assert b"Traceback" not in err

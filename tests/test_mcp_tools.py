@@ -13,7 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import jsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel
 
 pytest.importorskip("mcp")
 
@@ -81,9 +85,9 @@ def test_non_object_results_are_wrapped_for_older_clients_and_nullable_ones(mode
             ("items", {"names": ["x"]}),
             ("maybe", {"present": False}),
         ]:
-            result = await client.call_tool(f"Shop.{name}", args)
-            check_structured(tools[f"Shop.{name}"], result)
-            out[name] = (tools[f"Shop.{name}"], result)
+            result = await client.call_tool(name, args)
+            check_structured(tools[name], result)
+            out[name] = (tools[name], result)
         return client.protocol_version, out
 
     version, out = _run(server, body, mode)
@@ -119,9 +123,39 @@ def test_object_results_are_not_wrapped_and_refs_resolve() -> None:
     tool, result = _run(server, body)
     check_structured(tool, result)
     assert result.structured_content == {"sku": "a", "qty": 2}
-    assert "$defs" in tool.input_schema and tool.input_schema["type"] == "object"
+    # a definition used once is written in place; the schema accepts the same values
+    assert "$defs" not in tool.input_schema and tool.input_schema["type"] == "object"
+    assert tool.input_schema["properties"]["items"]["items"]["required"] == ["sku", "qty"]
     assert tool.output_schema["type"] == "object"
     assert tool.meta is None
+
+
+class Tree(BaseModel):
+    """A recursive type."""
+
+    label: str
+    children: list[Tree] = []
+
+
+def test_recursive_types_stay_references_and_resolve() -> None:
+    class Forest:
+        @kernel_function
+        def grow(self, tree: Tree, extra: Tree | None = None) -> Tree:
+            """Add a child."""
+            return Tree(label=tree.label, children=[*tree.children, Tree(label="new")])
+
+    server = mcp.server(Forest())
+
+    async def body(client: Any) -> Any:
+        tool = (await client.list_tools()).tools[0]
+        arg = {"label": "root", "children": [{"label": "a", "children": []}]}
+        return tool, await client.call_tool(tool.name, {"tree": arg})
+
+    tool, result = _run(server, body)
+    check_structured(tool, result)
+    assert set(tool.input_schema["$defs"]) == {"Tree"}
+    assert [c["label"] for c in result.structured_content["children"]] == ["a", "new"]
+    jsonschema.Draft202012Validator.check_schema(tool.input_schema)
 
 
 def test_a_function_without_result_has_no_output_schema() -> None:
@@ -129,7 +163,7 @@ def test_a_function_without_result_has_no_output_schema() -> None:
 
     async def body(client: Any) -> Any:
         tools = {t.name: t for t in (await client.list_tools()).tools}
-        return tools["Shop.nothing"], await client.call_tool("Shop.nothing", {})
+        return tools["nothing"], await client.call_tool("nothing", {})
 
     tool, result = _run(server, body)
     assert tool.output_schema is None
@@ -141,7 +175,7 @@ def test_a_result_that_breaks_its_schema_is_returned_with_a_drift_warning() -> N
 
     async def body(client: Any) -> Any:
         tools = {t.name: t for t in (await client.list_tools()).tools}
-        return tools["Shop.lies"], await client.call_tool("Shop.lies", {})
+        return tools["lies"], await client.call_tool("lies", {})
 
     tool, result = _run(server, body)
     check_structured(tool, result)  # the official client checked it too
@@ -156,7 +190,7 @@ def test_drift_error_mode_keeps_the_declared_schema_and_fails_the_call() -> None
 
     async def body(client: Any) -> Any:
         tools = {t.name: t for t in (await client.list_tools()).tools}
-        return tools["Shop.lies"], await client.call_tool("Shop.lies", {})
+        return tools["lies"], await client.call_tool("lies", {})
 
     tool, result = _run(server, body)
     assert "anyOf" not in tool.output_schema and tool.output_schema["type"] == "object"
@@ -168,11 +202,11 @@ def test_exceptions_become_error_results_naming_the_tool() -> None:
     server = mcp.server(Shop())
 
     async def body(client: Any) -> Any:
-        return await client.call_tool("Shop.fails", {})
+        return await client.call_tool("fails", {})
 
     result = _run(server, body)
     assert result.is_error
-    assert text_of(result) == "Shop.fails failed: ValueError: no stock"
+    assert text_of(result) == "fails failed: ValueError: no stock"
 
 
 def test_every_bad_argument_is_named_by_its_path() -> None:
@@ -186,7 +220,7 @@ def test_every_bad_argument_is_named_by_its_path() -> None:
 
     async def body(client: Any) -> Any:
         args = {"items": [{"sku": "", "qty": 0}, {"qty": 1}], "rush": "yes", "coupon": "X"}
-        return await client.call_tool("Shop.order", args)
+        return await client.call_tool("order", args)
 
     result = _run(server, body)
     assert result.is_error
@@ -199,12 +233,12 @@ def test_unknown_tools_are_a_protocol_error_with_a_hint() -> None:
     server = mcp.server(Shop())
 
     async def body(client: Any) -> Any:
-        return await client.call_tool("Shop.cont", {"n": 1})
+        return await client.call_tool("cont", {"n": 1})
 
     with pytest.raises(Exception) as info:  # the SDK raises it inside its task groups
         _run(server, body)
     found = [e for e in _leaves(info.value) if isinstance(e, MCPError)]
-    assert found and "unknown tool 'Shop.cont'" in str(found[0]) and "Shop.count" in str(found[0])
+    assert found and "unknown tool 'cont'" in str(found[0]) and "count" in str(found[0])
 
 
 def _leaves(exc: BaseException) -> list[BaseException]:
@@ -233,12 +267,12 @@ def test_http_methods_become_annotations() -> None:
         return {t.name: t.annotations for t in (await client.list_tools()).tools}
 
     hints = _run(server, body)
-    assert hints["Verbs.getA"].read_only_hint is True
-    assert hints["Verbs.deleteA"].destructive_hint is True
-    assert hints["Verbs.deleteA"].idempotent_hint is True
-    assert hints["Verbs.putA"].idempotent_hint is True
-    assert hints["Verbs.putA"].read_only_hint is None
-    assert hints["Verbs.postA"] is None and hints["Verbs.patchA"] is None
+    assert hints["getA"].read_only_hint is True
+    assert hints["deleteA"].destructive_hint is True
+    assert hints["deleteA"].idempotent_hint is True
+    assert hints["putA"].idempotent_hint is True
+    assert hints["putA"].read_only_hint is None
+    assert hints["postA"] is None and hints["patchA"] is None
 
 
 def test_include_and_exclude_pick_operations() -> None:
@@ -274,12 +308,12 @@ def test_include_and_exclude_pick_operations() -> None:
     def names(**kw: Any) -> list[str]:
         return mcp.server(load_openapi(spec), **kw).toolset.names
 
-    assert names(include=["animals"]) == ["Zoo.listAnimals", "Zoo.addAnimal"]
-    assert names(include=["getKeeper"]) == ["Zoo.getKeeper"]
-    assert names(include=["/keepers/*"]) == ["Zoo.getKeeper"]
-    assert names(include=["GET /*"]) == ["Zoo.listAnimals", "Zoo.getKeeper"]
-    assert names(exclude=["animals"]) == ["Zoo.getKeeper"]
-    assert names(include=["Zoo.*"], exclude=["*Animal"]) == ["Zoo.listAnimals", "Zoo.getKeeper"]
+    assert names(include=["animals"]) == ["listAnimals", "addAnimal"]
+    assert names(include=["getKeeper"]) == ["getKeeper"]
+    assert names(include=["/keepers/*"]) == ["getKeeper"]
+    assert names(include=["GET /*"]) == ["listAnimals", "getKeeper"]
+    assert names(exclude=["animals"]) == ["getKeeper"]
+    assert names(include=["Zoo.*"], exclude=["*Animal"]) == ["listAnimals", "getKeeper"]
     with pytest.raises(SktypesError, match="nothing to serve"):
         names(include=["nope"])
 
@@ -318,12 +352,12 @@ def test_a_tool_list_is_served_by_its_implementations(tmp_path: Path) -> None:
 
     async def body(client: Any) -> Any:
         listed_tools = (await client.list_tools()).tools
-        ok = await client.call_tool("Calc.add", {"a": 2, "b": 3})
-        bad = await client.call_tool("Calc.add", {"a": 11, "b": 3})  # the list's own bound
+        ok = await client.call_tool("add", {"a": 2, "b": 3})
+        bad = await client.call_tool("add", {"a": 11, "b": 3})  # the list's own bound
         return listed_tools, ok, bad
 
     listed_tools, ok, bad = _run(server, body)
-    assert [t.name for t in listed_tools] == ["Calc.add"]
+    assert [t.name for t in listed_tools] == ["add"]
     assert listed_tools[0].input_schema["properties"]["a"]["maximum"] == 10
     assert json.loads(text_of(ok)) == 5
     assert bad.is_error and "$.a" in text_of(bad)
@@ -401,10 +435,10 @@ def test_remote_json_and_text_results() -> None:
 
         async def body(client: Any) -> Any:
             tools = {t.name: t for t in (await client.list_tools()).tools}
-            text = await client.call_tool("Mixed.text", {})
-            listed = await client.call_tool("Mixed.list", {})
-            check_structured(tools["Mixed.text"], text)
-            check_structured(tools["Mixed.list"], listed)
+            text = await client.call_tool("text", {})
+            listed = await client.call_tool("list", {})
+            check_structured(tools["text"], text)
+            check_structured(tools["list"], listed)
             return text, listed
 
         text, listed = _run(server, body)
@@ -426,8 +460,8 @@ def test_a_kernels_invocation_filters_run_around_each_call() -> None:
     server = mcp.server(kernel)
 
     async def body(client: Any) -> Any:
-        ok = await client.call_tool("Shop.count", {"n": 4})
-        bad = await client.call_tool("Shop.count", {"n": "four"})
+        ok = await client.call_tool("count", {"n": 4})
+        bad = await client.call_tool("count", {"n": "four"})
         return ok, bad
 
     ok, bad = _run(server, body)
@@ -462,9 +496,74 @@ def test_a_kernels_invocation_filters_run_around_each_call() -> None:
 def test_wrapping_decisions_read_the_schema_model(
     schema: dict[str, Any], objects_only: bool, nullable: bool
 ) -> None:
-    from sktypes.integrations.mcp._tools import _may_be_null, _only_objects
+    from sktypes.integrations.mcp._schemas import may_be_null, only_objects
     from sktypes.jsondoc import JsonDocument
 
     doc = JsonDocument.from_value(schema)
-    assert _only_objects(doc) is objects_only
-    assert _may_be_null(doc) is nullable
+    assert only_objects(doc) is objects_only
+    assert may_be_null(doc) is nullable
+
+
+_LISTED = {
+    "type": "object",
+    "properties": {
+        "a": {"$ref": "#/$defs/Once"},
+        "b": {"$ref": "#/$defs/Twice"},
+        "c": {"$ref": "#/$defs/Twice"},
+        "d": {"$ref": "#/$defs/Node"},
+        "e": {"$ref": "#/$defs/Described", "description": "outer"},
+    },
+    "$defs": {
+        "Once": {"type": "object", "properties": {"x": {"$ref": "#/$defs/Leaf"}}},
+        "Leaf": {"type": "integer", "minimum": 0},
+        "Twice": {"type": "string", "maxLength": 3},
+        "Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}},
+        "Described": {"type": "boolean", "description": "inner"},
+    },
+}
+
+
+def test_listed_schemas_write_single_use_definitions_in_place() -> None:
+    from sktypes.integrations.mcp._schemas import tool_schema
+
+    out = tool_schema(_LISTED)
+    assert _LISTED["$defs"]["Once"]["properties"]["x"] == {"$ref": "#/$defs/Leaf"}  # untouched
+    assert set(out["$defs"]) == {"Twice", "Node", "Described"}
+    assert out["properties"]["a"] == {
+        "type": "object",
+        "properties": {"x": {"type": "integer", "minimum": 0}},
+    }
+    assert out["properties"]["b"] == {"$ref": "#/$defs/Twice"}
+    assert out["properties"]["e"] == {"$ref": "#/$defs/Described", "description": "outer"}
+    assert tool_schema({"type": "object"}) == {"type": "object"}
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.text(max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["a", "b", "c", "d", "e", "x", "next"]), inner, max_size=4
+        )
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=80)
+@given(value=_JSON)
+def test_written_in_place_the_schemas_accept_exactly_what_they_did(value: Any) -> None:
+    from sktypes.schema._inline import inline_refs
+
+    before = jsonschema.Draft202012Validator(_LISTED).is_valid(value)
+    for single_use in (True, False):
+        after = jsonschema.Draft202012Validator(inline_refs(_LISTED, single_use=single_use))
+        assert after.is_valid(value) is before
+
+
+def test_every_acyclic_definition_can_be_written_in_place() -> None:
+    from sktypes.schema._inline import inline_refs
+
+    out = inline_refs(_LISTED)
+    assert set(out["$defs"]) == {"Node", "Described"}  # recursive; a conflicting sibling
+    assert out["properties"]["b"] == out["properties"]["c"] == {"type": "string", "maxLength": 3}

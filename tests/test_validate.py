@@ -75,3 +75,16 @@ def test_naive_times_are_accepted_like_the_hydrator_does() -> None:
     with pytest.raises(ArgumentsError) as info:
         validate_arguments(view, {"at": "7 am", "when": "tomorrow"})
     assert [e.path for e in info.value.errors] == ["$.at", "$.when"]
+
+
+def test_references_do_not_keep_arguments_from_the_compiled_check() -> None:
+    from sktypes.validate import quick_check
+
+    def order(items: list[Item], gift: Item | None = None) -> None: ...
+
+    view = function_view(order)
+    assert "$defs" in view.parameters_schema
+    check = quick_check(view)
+    assert check is not None
+    assert check({"items": [{"sku": "a", "qty": 1}]})
+    assert not check({"items": [{"sku": "", "qty": 1}]})

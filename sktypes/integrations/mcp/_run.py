@@ -83,9 +83,16 @@ async def serve(
 async def _stdio(server: McpServer) -> None:
     from mcp.server.stdio import stdio_server
 
+    from sktypes.integrations.mcp._stdio import stdio_streams
+
     log.info("serving %d tool(s) over stdio", len(server.toolset.names))
-    async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+    options = server.create_initialization_options()
+    async with stdio_streams() as pipes:
+        if pipes is not None:
+            await server.run(pipes[0], pipes[1], options)
+            return
+    async with stdio_server() as (read, write):  # not pipes: the SDK's threaded transport
+        await server.run(read, write, options)
 
 
 async def _http(

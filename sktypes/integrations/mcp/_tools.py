@@ -22,36 +22,28 @@ function and returns its result as JSON. :class:`ToolSet` turns them into tools 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import mcp.types as types
 import orjson
 from mcp.types.version import is_version_at_least
 
 from sktypes.errors import ArgumentsError, ErrorDetail, HydrationError, SktypesError
-from sktypes.jsondoc import JsonDocument
-from sktypes.manual import NameTable
-from sktypes.schema import (
-    ArrayNode,
-    BooleanNode,
-    ConstNode,
-    EnumNode,
-    IntegerNode,
-    IntersectionNode,
-    NeverNode,
-    Node,
-    NullNode,
-    NumberNode,
-    ObjectNode,
-    RefNode,
-    StringNode,
-    UnionNode,
-    parse,
+from sktypes.integrations.mcp._schemas import (
+    DriftMode,
+    may_be_null,
+    only_objects,
+    output_schema,
+    return_schema,
+    tool_schema,
 )
+from sktypes.jsondoc import JsonDocument
+from sktypes.manual import NameTable, provider_name
 from sktypes.validate import value_problems
 from sktypes.views import FunctionView
 
@@ -74,7 +66,6 @@ DRIFT_META = "sktypes/drift"
 MODERN_VERSION = "2026-07-28"
 """The first protocol version whose results may be any JSON value."""
 
-DriftMode = Literal["warn", "error"]
 Prepare = Callable[[dict[str, Any]], dict[str, Any]]
 Execute = Callable[[dict[str, Any]], Awaitable[Any]]
 
@@ -130,25 +121,41 @@ class ToolSet:
     """The tools of a server: listings per protocol era, and the call path.
 
     Args:
-        served: the functions; tool names are their ``Plugin.Function`` names as in the
-            ``mcp`` functions manual (cleaned, and made unique, the same way).
+        served: the functions.
         drift: ``"warn"`` returns a result that breaks its schema with a warning;
             ``"error"`` makes it an error result.
+        qualified: name tools ``Plugin.Function`` (as the ``mcp`` functions manual does)
+            rather than ``Function``; by default, only when the functions come from more
+            than one plugin (the server's name says which plugin a lone one is). Names are
+            cleaned and made unique as in the manual. Calls accept either form of a name
+            that is not ambiguous.
     """
 
-    def __init__(self, served: Sequence[Served], *, drift: DriftMode = "warn") -> None:
+    def __init__(
+        self,
+        served: Sequence[Served],
+        *,
+        drift: DriftMode = "warn",
+        qualified: bool | None = None,
+    ) -> None:
         self.drift: DriftMode = drift
+        if qualified is None:
+            qualified = len({s.view.plugin_name for s in served}) > 1
         names = NameTable()
         self._entries: dict[str, _Entry] = {}
+        self._aliases: dict[str, _Entry | None] = {}
         for item in served:
-            name = names.assign(item.view, "mcp")
-            schema = _return_schema(item.view)
-            legacy = schema is not None and not _only_objects(schema)
-            modern = schema is not None and _may_be_null(schema)
+            shown = item.view if qualified else dataclasses.replace(item.view, plugin_name="")
+            name = names.assign(shown, "mcp")
+            schema = return_schema(item.view)
+            legacy = schema is not None and not only_objects(schema)
+            modern = schema is not None and may_be_null(schema)
             entry = _Entry(item, name, schema, legacy, modern)
             entry.legacy = self._tool(entry, modern=False)
             entry.modern = self._tool(entry, modern=True)
             self._entries[name] = entry
+            for alias in {provider_name(item.view, "mcp"), item.view.name} - {name}:
+                self._aliases[alias] = None if alias in self._aliases else entry
         self._legacy = types.ListToolsResult(tools=[e.legacy for e in self._entries.values()])
         self._modern = types.ListToolsResult(tools=[e.modern for e in self._entries.values()])
 
@@ -172,13 +179,13 @@ class ToolSet:
         output = None
         if entry.schema is not None:
             wrap = entry.wrap_modern if modern else entry.wrap_legacy
-            output = _output_schema(entry.schema, wrap=wrap, drift=self.drift, modern=modern)
+            output = output_schema(entry.schema, wrap=wrap, drift=self.drift, modern=modern)
             if wrap:
                 meta = {WRAPPED_META: True}
         return types.Tool(
             name=entry.name,
             description=view.description or None,
-            input_schema=view.parameters_schema,
+            input_schema=tool_schema(view.parameters_schema),
             output_schema=output,
             annotations=annotations_for(entry.served.method),
             _meta=meta,
@@ -187,8 +194,9 @@ class ToolSet:
     # --- calls ----------------------------------------------------------------------
 
     def find(self, name: str) -> _Entry | None:
-        """The tool called ``name``, or ``None``."""
-        return self._entries.get(name)
+        """The tool called ``name`` (or by the other form of its name), or ``None``."""
+        entry = self._entries.get(name)
+        return entry if entry is not None else self._aliases.get(name)
 
     async def call(
         self, entry: _Entry, arguments: Mapping[str, Any] | None, protocol_version: str
@@ -269,90 +277,6 @@ def _dumps(value: Any) -> str:
 
 def _text_block(value: Any) -> types.TextContent:
     return types.TextContent(text=value if isinstance(value, str) else _dumps(value))
-
-
-# --- schemas ------------------------------------------------------------------------
-
-_DRIFT_SCHEMA: dict[str, Any] = {"type": "object", "required": ["drift", "result"]}
-"""What a drifted result looks like: ``{"drift": [problems], "result": the value}``."""
-
-
-def _return_schema(view: FunctionView) -> JsonDocument | None:
-    ret = view.return_parameter
-    if ret.schema is None:
-        return None
-    if not ret.is_streaming:
-        return ret.schema
-    element = ret.schema.to_python()  # a stream is served as the list of its items
-    defs = element.pop("$defs", None)
-    listed: dict[str, Any] = {"type": "array", "items": element}
-    if defs:
-        listed["$defs"] = defs
-    return JsonDocument.from_value(listed)
-
-
-def _only_objects(schema: JsonDocument) -> bool:
-    """Whether every value the schema admits is a JSON object (no wrapping needed)."""
-    kinds = _kinds(parse(schema).root, frozenset())
-    return bool(kinds) and kinds <= {"object"}
-
-
-def _may_be_null(schema: JsonDocument) -> bool:
-    """Whether the schema may admit ``null`` (when it cannot tell: yes)."""
-    kinds = _kinds(parse(schema).root, frozenset())
-    return "null" in kinds or "any" in kinds
-
-
-_SCALAR_NODES = (BooleanNode, IntegerNode, NumberNode, StringNode, ArrayNode)
-
-
-def _kinds(node: Node, seen: frozenset[str]) -> set[str]:
-    """The JSON kinds a node admits: ``object``, ``null``, ``other``; ``any`` when unsure."""
-    if isinstance(node, NullNode):
-        return {"null"}
-    if isinstance(node, NeverNode):
-        return set()
-    if isinstance(node, (ObjectNode, *_SCALAR_NODES)):
-        if getattr(node, "implied", False):
-            return {"any"}
-        return {"object"} if isinstance(node, ObjectNode) else {"other"}
-    if isinstance(node, EnumNode):
-        return {_kind_of(v) for v in node.values}
-    if isinstance(node, ConstNode):
-        return {_kind_of(node.value)}
-    if isinstance(node, UnionNode):
-        return set().union(*(_kinds(o, seen) for o in node.options))
-    if isinstance(node, IntersectionNode):
-        parts = [_kinds(p, seen) for p in node.parts]
-        known = [k for k in parts if "any" not in k]
-        return set.intersection(*known) if known else {"any"}
-    if isinstance(node, RefNode):
-        if node.ref in seen:
-            return {"any"}
-        return _kinds(node.target, seen | {node.ref})
-    return {"any"}  # AnyNode, OpaqueNode
-
-
-def _kind_of(value: Any) -> str:
-    if value is None:
-        return "null"
-    return "object" if isinstance(value, Mapping) else "other"
-
-
-def _output_schema(
-    schema: JsonDocument, *, wrap: bool, drift: DriftMode, modern: bool
-) -> dict[str, Any]:
-    body: dict[str, Any] = schema.to_python()
-    defs = body.pop("$defs", None)
-    if wrap:
-        body = {"type": "object", "properties": {"result": body}, "required": ["result"]}
-    if drift == "warn":
-        body = {"anyOf": [body, _DRIFT_SCHEMA]}
-        if not modern:
-            body = {"type": "object", **body}
-    if defs:
-        body["$defs"] = defs
-    return body
 
 
 # --- argument errors ----------------------------------------------------------------

@@ -1,0 +1,151 @@
+"""The schemas of a tool: output schemas per protocol era, compacted for ``tools/list``.
+
+Decisions read the schema model (:mod:`sktypes.schema`): whether a result is always an
+object (no wrapping for older clients) and whether it may be ``null`` (wrapped for every
+client: an absent ``structuredContent`` and a null one are the same on the wire).
+
+:func:`tool_schema` makes a schema shorter without changing what it accepts: a definition
+used once, and not recursive, is written where it is used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from sktypes.jsondoc import JsonDocument
+from sktypes.schema import (
+    ArrayNode,
+    BooleanNode,
+    ConstNode,
+    EnumNode,
+    IntegerNode,
+    IntersectionNode,
+    NeverNode,
+    Node,
+    NullNode,
+    NumberNode,
+    ObjectNode,
+    RefNode,
+    StringNode,
+    UnionNode,
+    parse,
+)
+from sktypes.schema._inline import inline_refs
+from sktypes.views import FunctionView
+
+__all__ = [
+    "DriftMode",
+    "may_be_null",
+    "only_objects",
+    "output_schema",
+    "return_schema",
+    "tool_schema",
+]
+
+DriftMode = Literal["warn", "error"]
+
+
+def return_schema(view: FunctionView) -> JsonDocument | None:
+    ret = view.return_parameter
+    if ret.schema is None:
+        return None
+    if not ret.is_streaming:
+        return ret.schema
+    element = ret.schema.to_python()  # a stream is served as the list of its items
+    defs = element.pop("$defs", None)
+    listed: dict[str, Any] = {"type": "array", "items": element}
+    if defs:
+        listed["$defs"] = defs
+    return JsonDocument.from_value(listed)
+
+
+def only_objects(schema: JsonDocument) -> bool:
+    """Whether every value the schema admits is a JSON object (no wrapping needed)."""
+    kinds = _kinds(parse(schema).root, frozenset())
+    return bool(kinds) and kinds <= {"object"}
+
+
+def may_be_null(schema: JsonDocument) -> bool:
+    """Whether the schema may admit ``null`` (when it cannot tell: yes)."""
+    kinds = _kinds(parse(schema).root, frozenset())
+    return "null" in kinds or "any" in kinds
+
+
+_SCALAR_NODES = (BooleanNode, IntegerNode, NumberNode, StringNode, ArrayNode)
+
+
+def _kinds(node: Node, seen: frozenset[str]) -> set[str]:
+    """The JSON kinds a node admits: ``object``, ``null``, ``other``; ``any`` when unsure."""
+    if isinstance(node, NullNode):
+        return {"null"}
+    if isinstance(node, NeverNode):
+        return set()
+    if isinstance(node, (ObjectNode, *_SCALAR_NODES)):
+        if getattr(node, "implied", False):
+            return {"any"}
+        return {"object"} if isinstance(node, ObjectNode) else {"other"}
+    if isinstance(node, EnumNode):
+        return {_kind_of(v) for v in node.values}
+    if isinstance(node, ConstNode):
+        return {_kind_of(node.value)}
+    if isinstance(node, UnionNode):
+        return set().union(*(_kinds(o, seen) for o in node.options))
+    if isinstance(node, IntersectionNode):
+        parts = [_kinds(p, seen) for p in node.parts]
+        known = [k for k in parts if "any" not in k]
+        return set.intersection(*known) if known else {"any"}
+    if isinstance(node, RefNode):
+        if node.ref in seen:
+            return {"any"}
+        return _kinds(node.target, seen | {node.ref})
+    return {"any"}  # AnyNode, OpaqueNode
+
+
+def _kind_of(value: Any) -> str:
+    if value is None:
+        return "null"
+    return "object" if isinstance(value, Mapping) else "other"
+
+
+def output_schema(
+    schema: JsonDocument, *, wrap: bool, drift: DriftMode, modern: bool
+) -> dict[str, Any]:
+    """The ``outputSchema`` of a result with ``schema``, as one era's clients get it.
+
+    ``wrap``: the result travels as ``{"result": value}``. With ``drift="warn"`` the schema
+    also admits the drift envelope ``{"drift": [...], "result": value}``, so a client that
+    checks results accepts a drifted one (see :mod:`._tools`).
+    """
+    body: dict[str, Any] = schema.to_python()
+    defs = body.pop("$defs", None)
+    if drift == "warn":
+        if wrap:  # {"result": S} or {"drift": [...], "result": anything}
+            out: dict[str, Any] = {
+                "type": "object",
+                "required": ["result"],
+                "anyOf": [{"properties": {"result": body}}, {"required": ["drift"]}],
+            }
+        else:
+            drifted: dict[str, Any] = {"required": ["drift", "result"]}
+            if modern:  # no object type at the root to lean on
+                drifted = {"type": "object", **drifted}
+            out = {"anyOf": [body, drifted]}
+            if not modern:
+                out = {"type": "object", **out}
+    elif wrap:
+        out = {"type": "object", "properties": {"result": body}, "required": ["result"]}
+    else:
+        out = body
+    if defs:
+        out["$defs"] = defs
+    return tool_schema(out)
+
+
+def tool_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` for ``tools/list``: every definition used once (not recursive) in place.
+
+    What the schema accepts does not change; it only gets shorter.
+    """
+    out: dict[str, Any] = inline_refs(schema, single_use=True)
+    return out
