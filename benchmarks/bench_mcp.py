@@ -330,7 +330,7 @@ class RawClient:
         self.process.stdin.close()
         try:
             await asyncio.wait_for(self.process.wait(), 10)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self.process.kill()
         self.reader.cancel()
 
@@ -465,9 +465,7 @@ def main() -> int:
     ]
     for label, key, fmt, ratio in rows:
         print(f"{label:28}{fmt.format(sk[key]):>10}{fmt.format(fm[key]):>10}{ratio:>8.2f}x")
-    print(
-        "ratios: FastMCP's figure over sktypes' (calls/s: sktypes' over FastMCP's); > 1 favours sktypes"
-    )
+    print("ratios: FastMCP's figure over sktypes' (calls/s the other way); > 1 favours sktypes")
     print(f"same structured results from both: {same}")
     print(f"target calls/s >= 2x FastMCP: {'met' if speed >= 2 else 'not met'} ({speed:.2f}x)")
     print(f"target tools/list <= FastMCP's: {'met' if size >= 1 else 'not met'} ({size:.2f}x)")
