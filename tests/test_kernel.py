@@ -363,11 +363,18 @@ def test_plain_arguments_hydrate_alike_with_and_without_filters(
     assert results[0] == results[1]
 
 
-def test_invalid_plain_arguments_fail_alike_with_and_without_filters() -> None:
+@pytest.mark.parametrize(
+    ("strict", "paths"), [(False, ["$", "$.text"]), (True, ["$", "$.text", "$.times"])]
+)
+def test_invalid_plain_arguments_fail_alike_with_and_without_filters(
+    strict: bool, paths: list[str]
+) -> None:
+    """``"2"`` for an ``int`` is a lax coercion (as in ``hydrate``); strict mode refuses it."""
+
     async def passthrough(context: FunctionInvocationContext, next: Any) -> None:
         await next(context)
 
-    plain, filtered = Kernel(), Kernel()
+    plain, filtered = Kernel(strict=strict), Kernel(strict=strict)
     filtered.filters.append(passthrough)
     messages = []
     for kernel in (plain, filtered):
@@ -376,4 +383,4 @@ def test_invalid_plain_arguments_fail_alike_with_and_without_filters() -> None:
             asyncio.run(kernel.invoke("Text.scale", {"text": 1, "times": "2", "extra": True}))
         messages.append([(d.path, d.message) for d in info.value.errors])
     assert messages[0] == messages[1]
-    assert [path for path, _ in messages[0]] == ["$", "$.text", "$.times"]
+    assert [path for path, _ in messages[0]] == paths

@@ -19,7 +19,6 @@ from sktypes.templates import (
     create_prompt_template,
     parse_chat_prompt,
 )
-from sktypes.templates._calls import _may_suspend, blocking_invoker
 
 
 class Order(BaseModel):
@@ -99,7 +98,7 @@ def test_rendered_chat_prompt_becomes_the_content_models_chat_history() -> None:
 
 
 def with_passthrough_filter() -> Kernel:
-    """A kernel whose calls go through a (no-op) filter: the awaiting path in every engine."""
+    """A kernel whose calls go through a (no-op) filter."""
 
     async def passthrough(context: Any, next: Any) -> None:
         await next(context)
@@ -117,15 +116,14 @@ JINJA_CASES = [
 
 
 @pytest.mark.parametrize("template", JINJA_CASES)
-def test_jinja2_renders_alike_blocking_and_awaiting(template: str) -> None:
-    """Sync functions on a filter-less Kernel render synchronously; the result is the same."""
+def test_jinja2_renders_alike_with_and_without_filters(template: str) -> None:
     arguments = {"n": "3", "o": '{"sku": "tea", "qty": 2}', "sku": "<b>"}
-    blocking = render(template, "jinja2", kernel(), **arguments)
-    awaiting = render(template, "jinja2", with_passthrough_filter(), **arguments)
-    assert blocking == awaiting
+    plain = render(template, "jinja2", kernel(), **arguments)
+    filtered = render(template, "jinja2", with_passthrough_filter(), **arguments)
+    assert plain == filtered
 
 
-def test_blocking_and_awaiting_calls_fail_alike() -> None:
+def test_calls_fail_alike_with_and_without_filters() -> None:
     template = "{{ shop_price('tea', qty='many') }}"
     messages = []
     for k in (kernel(), with_passthrough_filter()):
@@ -136,44 +134,48 @@ def test_blocking_and_awaiting_calls_fail_alike() -> None:
     assert "shop.price" in messages[0]
 
 
-def test_only_plain_functions_on_a_filterless_kernel_are_called_blocking() -> None:
+@pytest.mark.parametrize(
+    ("fmt", "template"),
+    [
+        ("semantic-kernel", "{{shop.price 'tea'}}"),
+        ("jinja2", "{{ shop_price('tea') }}"),
+        ("handlebars", "{{shop-price 'tea'}}"),
+    ],
+)
+def test_template_calls_go_through_kernel_invoke_and_its_filters(fmt: str, template: str) -> None:
+    seen: list[tuple[str, dict[str, Any]]] = []
+
+    async def spy(context: Any, next: Any) -> None:
+        seen.append((context.function.fully_qualified_name, dict(context.arguments)))
+        await next(context)
+
     k = kernel()
-    assert blocking_invoker(k, k.get_function("shop.price")) is not None
-    assert blocking_invoker(k, k.get_function("shop.upcoming")) is None  # async def
-    assert blocking_invoker(with_passthrough_filter(), k.get_function("shop.price")) is None
-    assert blocking_invoker(None, k.get_function("shop.price")) is None
+    k.add_filter(spy)
+    assert render(template, fmt, k) == "2.5"
+    assert seen == [("shop.price", {"sku": "tea"})]
 
 
-def test_a_plain_function_returning_a_waiting_awaitable_is_named() -> None:
+@pytest.mark.parametrize(
+    ("fmt", "template"),
+    [
+        ("semantic-kernel", "{{p.later 'a'}}"),
+        ("jinja2", "{{ p_later('a') }}"),
+        ("handlebars", "{{p-later 'a'}}"),
+    ],
+)
+def test_a_plain_function_returning_an_awaitable_works_as_through_invoke(
+    fmt: str, template: str
+) -> None:
+    """``Kernel.invoke`` awaits what a plain ``def`` hands back; templates call through it."""
+
     def later(x: str) -> str:
         """Returns a coroutine despite its annotation."""
-        return asyncio.sleep(0.01, x)  # type: ignore[return-value]
+        return asyncio.sleep(0.01, x.upper())  # type: ignore[return-value]
 
     k = Kernel()
     k.add_function(later, "p")
-    with pytest.raises(TemplateError, match="declare it `async def`"):
-        render("{{ p_later('a') }}", "jinja2", k)
-
-
-def test_what_may_suspend_is_seen_through_partials_and_callable_objects() -> None:
-    async def waits(x: str) -> str:
-        return x
-
-    def plain(x: str) -> str:
-        return x
-
-    class AsyncCall:
-        async def __call__(self, x: str) -> str:
-            return x
-
-    class SyncCall:
-        def __call__(self, x: str) -> str:
-            return x
-
-    assert _may_suspend(waits) and _may_suspend(functools.partial(waits, "a"))
-    assert _may_suspend(AsyncCall())
-    assert not _may_suspend(plain) and not _may_suspend(functools.partial(plain, "a"))
-    assert not _may_suspend(SyncCall())
+    assert asyncio.run(k.invoke("p.later", {"x": "a"})).value == "A"
+    assert render(template, fmt, k) == "A"
 
 
 HANDLEBARS_CASES = [
@@ -187,7 +189,7 @@ HANDLEBARS_CASES = [
 
 @pytest.mark.parametrize("trusted", [False, True])
 @pytest.mark.parametrize("template", HANDLEBARS_CASES)
-def test_handlebars_renders_alike_blocking_and_awaiting(template: str, trusted: bool) -> None:
+def test_handlebars_renders_alike_with_and_without_filters(template: str, trusted: bool) -> None:
     arguments = {"n": "3", "o": '{"sku": "<b>", "qty": 2}', "sku": "<b>"}
     config = PromptTemplateConfig(
         template=template, template_format="handlebars", allow_dangerously_set_content=trusted
@@ -199,7 +201,7 @@ def test_handlebars_renders_alike_blocking_and_awaiting(template: str, trusted: 
     assert outputs[0] == outputs[1]
 
 
-def test_handlebars_blocking_and_awaiting_calls_fail_alike() -> None:
+def test_handlebars_calls_fail_alike_with_and_without_filters() -> None:
     messages = []
     for k in (kernel(), with_passthrough_filter()):
         with pytest.raises(TemplateError) as info:
@@ -208,7 +210,7 @@ def test_handlebars_blocking_and_awaiting_calls_fail_alike() -> None:
     assert messages[0] == messages[1]
 
 
-def test_a_decorated_async_function_is_awaited_not_called_blocking() -> None:
+def test_a_decorated_async_function_is_awaited() -> None:
     """``functools.wraps`` around an ``async def``: the wrapper looks sync, the call waits."""
 
     def logged(fn: Any) -> Any:
@@ -225,7 +227,5 @@ def test_a_decorated_async_function_is_awaited_not_called_blocking() -> None:
 
     k = Kernel()
     k.add_function(slow, "p")
-    assert _may_suspend(k.get_function("p.slow").view.native_function)
-    assert blocking_invoker(k, k.get_function("p.slow")) is None
     assert render("{{ p_slow('a') }}", "jinja2", k) == "A"
     assert render("{{p-slow 'a'}}", "handlebars", k) == "A"

@@ -15,6 +15,7 @@ import typing
 from collections.abc import Sequence
 from typing import Any
 
+import typing_extensions
 from jsonschema import Draft202012Validator
 from pydantic import BaseModel, ValidationError
 
@@ -40,7 +41,7 @@ def enum_classes(tp: Any) -> list[type[enum.Enum]]:
             found.append(current)
         elif issubclass(current, BaseModel):
             todo.extend(f.annotation for f in current.model_fields.values())
-        elif dataclasses.is_dataclass(current) or typing.is_typeddict(current):
+        elif dataclasses.is_dataclass(current) or typing_extensions.is_typeddict(current):
             try:
                 todo.extend(typing.get_type_hints(current).values())
             except Exception:  # unresolvable forward references: nothing to add

@@ -1,10 +1,12 @@
 """The `Kernel`: plugins of functions, invoked with validated, hydrated arguments.
 
-``await kernel.invoke("Plugin.Function", {"arg": ...})`` checks the model's (JSON)
-arguments against the function's view — every violation at once, as
-:class:`ArgumentsError` — turns them into the parameters' native types, runs the
-invocation filters around the call, calls the function (sync or async) and returns a
-:class:`FunctionResult` whose ``value`` is what the function returned.
+``await kernel.invoke("Plugin.Function", {"arg": ...})`` runs the invocation filters
+around the call, validates and hydrates the model's (JSON) arguments in one pass into the
+parameters' native types (:func:`~sktypes.kernel._prepare.prepare_arguments`: the lax
+coercions of :func:`sktypes.hydrate` — ``"2"`` for an ``int`` —, none with
+``strict=True``; every violation at once, as :class:`ArgumentsError`), calls the function
+(sync or async) and returns a :class:`FunctionResult` whose ``value`` is what the
+function returned. Templates, plans and integrations call through this same path.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ class Kernel:
     Args:
         plugins: plugins to start with.
         filters: invocation filters, outermost first.
+        strict: refuse arguments that need a coercion (``"2"`` for an ``int``, ``"true"``
+            for a ``bool``); each :meth:`invoke` may say otherwise.
     """
 
     def __init__(
@@ -50,9 +54,11 @@ class Kernel:
         plugins: Iterable[KernelPlugin] = (),
         *,
         filters: Iterable[FunctionInvocationFilter] = (),
+        strict: bool = False,
     ) -> None:
         self.plugins: dict[str, KernelPlugin] = {}
         self.filters: list[FunctionInvocationFilter] = list(filters)
+        self.strict = strict
         for plugin in plugins:
             self.add_plugin(plugin)
 
@@ -188,6 +194,8 @@ class Kernel:
         function: KernelFunction | FunctionView | str,
         arguments: Mapping[str, Any] | None = None,
         /,
+        *,
+        strict: bool | None = None,
         **kwargs: Any,
     ) -> FunctionResult[Any]:
         """Invoke a function with the model's arguments and return its result.
@@ -196,21 +204,25 @@ class Kernel:
             function: a :class:`KernelFunction`, a view, or ``"Plugin.Function"``.
             arguments: the arguments (JSON values as a model sends them; native values are
                 accepted too and go through their JSON form).
+            strict: no coercions for this call (default: the kernel's ``strict``). A
+                function parameter named ``strict`` is passed in ``arguments``.
             **kwargs: more arguments, merged over ``arguments``.
 
         Raises:
             KernelError: the function is unknown or has no implementation.
             ArgumentsError: the arguments break the view (every violation listed).
-            HydrationError: a valid argument cannot become its native type.
+            HydrationError: valid arguments that cannot become the native types.
             Exception: whatever the function itself raises, unchanged.
         """
         fn = self._resolve(function)
-        args = dict(arguments or {})
-        args.update(kwargs)
+        args = dict(arguments) if arguments else {}
+        if kwargs:
+            args.update(kwargs)
+        strict = self.strict if strict is None else strict
         if not self.filters:  # what the chain would do, without building it
-            value = await fn.call(prepare_arguments(fn, args))
+            value = await fn.call(prepare_arguments(fn, args, strict=strict))
             return FunctionResult(value=value, function=fn.view)
-        context = FunctionInvocationContext(kernel=self, function=fn, arguments=args)
+        context = FunctionInvocationContext(self, fn, args, strict=strict)
         await self._chain(0)(context)
         if context.result is None:
             raise KernelError("an invocation filter returned without a result", where=fn.name)
@@ -242,7 +254,7 @@ class Kernel:
 async def _call(context: FunctionInvocationContext) -> None:
     """The end of the chain: validate, hydrate, call, wrap the value."""
     fn = context.function
-    arguments = prepare_arguments(fn, context.arguments)
+    arguments = prepare_arguments(fn, context.arguments, strict=context.strict)
     value = await fn.call(arguments)
     context.result = FunctionResult(value=value, function=fn.view)
 

@@ -30,12 +30,14 @@ class FunctionInvocationContext:
         function: the function being invoked.
         arguments: the JSON arguments (validated and hydrated after the filters ran).
         result: the result, once the function returned (or a filter set one).
+        strict: whether the arguments are hydrated without coercions.
     """
 
     kernel: Kernel
     function: KernelFunction
     arguments: dict[str, Any] = field(default_factory=dict)
     result: FunctionResult[Any] | None = None
+    strict: bool = False
 
 
 NextFilter = Callable[[FunctionInvocationContext], Awaitable[None]]

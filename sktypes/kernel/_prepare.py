@@ -1,149 +1,177 @@
-"""Arguments as a kernel function gets them: checked against its view, then hydrated.
+"""Arguments as a kernel function gets them: validated and hydrated in one pass.
 
-:func:`prepare_arguments` is the step ``Kernel.invoke`` runs before every call (and the
-blocking calls of templates run inline). :func:`fast_path` is its shortcut for the
-commonest functions, kept per function.
+:func:`prepare_arguments` is the one step between a model's (JSON) arguments and a call,
+whoever calls — ``Kernel.invoke``, a filter chain's end, a template, a plan, an
+integration. It is :func:`sktypes.hydrate` of the function's view with ``repair=False``:
+the same targets, the same lax coercions (numeric and boolean strings, ISO dates and
+times, UUID text, enums by value and — as a fallback — by name), or none of them with
+``strict=True``. Values the function's native types accept as they are (a ``str`` for a
+``str``) pass without pydantic being called (hydration's own shortcut).
+
+What validation adds is decided once per function:
+
+- a function whose view was introspected from its native function (the usual case) is
+  described completely by its native types: hydrating *is* validating, in one pass;
+- a view whose schemas say something its native types do not (a hand-built or edited
+  view, e.g. ``minimum`` added to an ``int`` parameter) is also checked against its
+  arguments schema, with the schema's own lax coercions (numeric and boolean strings);
+- a function that takes JSON (a remote operation, ``KernelFunction.hydrate=False``) is
+  checked against its arguments schema only, and gets the (coerced) JSON values.
+
+When the arguments are refused, the error says why in the view's terms: an
+:class:`~sktypes.errors.ArgumentsError` when they break the arguments schema (every
+violation, each with its JSON path), a :class:`~sktypes.errors.HydrationError` when they
+fit the schema but not the native types (``"nope"`` for a ``date`` whose schema says
+``string``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from sktypes._identity import by_identity
 from sktypes.content._codec import to_json_value
-from sktypes.errors import ContentError, ErrorDetail, HydrationError
+from sktypes.errors import ArgumentsError, ContentError, ErrorDetail, HydrationError
 from sktypes.kernel._function import KernelFunction
 from sktypes.views import FunctionView
 
-__all__ = ["FastPath", "fast_path", "prepare_arguments"]
+__all__ = ["prepare_arguments"]
 
 
-def prepare_arguments(fn: KernelFunction, arguments: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate JSON arguments against the view and hydrate them (when ``fn.hydrate``).
+def prepare_arguments(
+    fn: KernelFunction, arguments: Mapping[str, Any], *, strict: bool = False
+) -> dict[str, Any]:
+    """Validate and hydrate ``arguments`` for ``fn`` (see the module docstring).
+
+    Args:
+        fn: the function to be called.
+        arguments: JSON values as a model sends them; native values go through their
+            JSON form first.
+        strict: no coercions: every value must already have its JSON type.
 
     Raises:
-        ArgumentsError: every way the arguments break the view.
-        HydrationError: every argument that cannot become its native type.
+        ArgumentsError: the arguments break the view's arguments schema.
+        HydrationError: they fit the schema but cannot become the native types, or are
+            not JSON.
     """
-    if type(arguments) is dict:
-        shortcut = fast_path(fn)
-        if shortcut is not None:
-            ready = shortcut(arguments)
-            if ready is not None:
-                return ready
-    validate, hydrate, target = _checkers()
+    shape = _shape(fn)
     view = fn.view
-    json_args: dict[str, Any] = {}
+    json_args = _json_arguments(arguments, view)
+    target = shape.target
+    if target is None:
+        return _checked(view, json_args, strict)
+    try:
+        native: dict[str, Any] = target.from_value(json_args, strict)
+    except shape.invalid as exc:
+        raise _refused(view, json_args, strict, exc.details) from None
+    if shape.schema_says_more:
+        _checked(view, json_args, strict)
+    return native
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+def _json_arguments(arguments: Mapping[str, Any], view: FunctionView) -> dict[str, Any]:
+    """``arguments`` with every value in its JSON form (the same dict when they all are)."""
+    out: dict[str, Any] | None = None
     for key, value in arguments.items():
-        if value is None or type(value) in _PLAIN:
-            json_args[key] = value
+        if type(value) in _PLAIN:
             continue
+        if out is None:
+            out = dict(arguments)
         try:
-            json_args[key] = to_json_value(value, f"$.{key}")
+            out[key] = to_json_value(value, f"$.{key}")
         except ContentError as exc:
             raise HydrationError(
                 [ErrorDetail(exc.where or "$", exc.message)],
                 summary=f"arguments for {view.fully_qualified_name} are not JSON",
             ) from None
-    validate(view, json_args)
-    if not fn.hydrate:
-        return json_args
-    fast: dict[str, Any] | None = target(view).plain_arguments(json_args)
-    if fast is not None:
-        return fast
-    native: dict[str, Any] = hydrate(view, json_args, repair=False)
-    return native
+    if out is not None:
+        return out
+    return arguments if type(arguments) is dict else dict(arguments)
 
 
-_PLAIN = frozenset({str, int, float, bool})
-FastPath = Callable[[dict[str, Any]], "dict[str, Any] | None"]
-"""Ready arguments for ``arguments`` taken as they are, or ``None``: take the full path."""
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """What preparing a function's arguments takes, decided once per function."""
+
+    target: Any  # the view's FunctionTarget; None when the function takes JSON
+    schema_says_more: bool
+    invalid: Any  # hydration's Invalid (imported on first use: jsonschema is heavy)
 
 
 @by_identity
-def fast_path(fn: KernelFunction) -> FastPath | None:
-    """:func:`prepare_arguments` for the commonest functions, in one step (kept per function).
-
-    For a function whose parameters are all ``str``/``int``/``float``/``bool`` (no
-    ``**kwargs``), hydration has a shortcut (``FunctionTarget.plain_arguments``): values
-    each of exactly its parameter's type, required names present, no unknown names, are
-    already native. Validation is then the compiled check — or nothing more, when the
-    schema says no more than those types and required names (the usual introspected
-    function). Anything else gives ``None``: the full path decides (and reports).
-    """
+def _shape(fn: KernelFunction) -> _Shape:
+    from sktypes.hydration._errors import Invalid
     from sktypes.hydration._targets import function_target
-    from sktypes.validate import quick_check
 
     if not fn.hydrate:
-        return None
-    view = fn.view
-    target = function_target(view)
-    if not target.is_plain:
-        return None
-    plain: FastPath = target.plain_arguments
-    if _types_only(view):
-        return plain
-    check = quick_check(view)
-    if check is None:
-        return None
-
-    def ready(arguments: dict[str, Any]) -> dict[str, Any] | None:
-        return plain(arguments) if check(arguments) else None
-
-    return ready
+        return _Shape(None, True, Invalid)
+    return _Shape(function_target(fn.view), not _described_by_natives(fn.view), Invalid)
 
 
-_JSON_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean"}
-_NOTES = frozenset({"type", "title", "description", "default", "examples", "deprecated"})
-_OBJECT_KEYS = frozenset(
-    {"type", "properties", "required", "additionalProperties", "title", "description"}
-)
+def _described_by_natives(view: FunctionView) -> bool:
+    """Whether the view's schemas say no more than its native types (so hydrating checks all).
 
-
-def _types_only(view: FunctionView) -> bool:
-    """Whether the arguments schema says no more than the view's parameters do.
-
-    That is: an object of exactly the parameters, each of its native type's JSON type
-    (plus notes such as descriptions), required exactly where the parameters are, nothing
-    else allowed — what ``plain_arguments`` already checks.
+    True for a view introspected from its native function (the parameters are the
+    introspector's, schema derived from type), and for a view whose parameters have no
+    native types (their schemas are what hydration checks). False otherwise — the view's
+    arguments schema is then checked too.
     """
-    schema = view.parameters_schema
-    kinds = {p.name: p.native_type for p in view.parameters}
-    required = schema.get("required", [])
-    properties = schema.get("properties", {})
-    if (
-        not schema.keys() <= _OBJECT_KEYS
-        or schema.get("type") != "object"
-        or schema.get("additionalProperties") is not False
-        or not isinstance(required, list)
-        or not all(isinstance(name, str) for name in required)
-        or set(required) != {p.name for p in view.parameters if p.is_required}
-        or not isinstance(properties, Mapping)
-        or properties.keys() != kinds.keys()
-    ):
+    if all(p.native_type is None for p in view.parameters):
+        return True
+    native = view.native_function
+    if native is None:
         return False
-    return all(
-        isinstance(prop, Mapping)
-        and prop.keys() <= _NOTES
-        and prop.get("type") == _JSON_TYPES.get(kinds[name])
-        for name, prop in properties.items()
-    )
+    from sktypes.introspect import function_view
+
+    try:
+        introspected = function_view(native).parameters
+    except Exception:  # not introspectable any more: check the schema as well
+        return False
+    return introspected is view.parameters or introspected == view.parameters
 
 
-_Checkers = tuple[Callable[..., None], Callable[..., Any], Callable[[FunctionView], Any]]
-_CHECKERS: list[_Checkers] = []
+def _checked(view: FunctionView, json_args: dict[str, Any], strict: bool) -> dict[str, Any]:
+    """The JSON arguments when they fit the arguments schema (coerced, unless ``strict``).
 
-
-def _checkers() -> _Checkers:
-    """Return ``validate_arguments``, ``hydrate`` and ``function_target``.
-
-    Imported on first use: jsonschema is heavy, and a kernel that never invokes needs none.
+    Raises:
+        ArgumentsError: every violation that remains.
     """
-    if not _CHECKERS:
-        from sktypes.hydration import hydrate
-        from sktypes.hydration._targets import function_target
-        from sktypes.validate import validate_arguments
+    from sktypes.validate import validate_arguments
 
-        _CHECKERS.append((validate_arguments, hydrate, function_target))
-    return _CHECKERS[0]
+    try:
+        validate_arguments(view, json_args)
+    except ArgumentsError:
+        if strict:
+            raise
+        fixed = _coerced(view, json_args)
+        if fixed is None:
+            raise
+        validate_arguments(view, fixed)  # raises what remains after the coercions
+        return fixed  # type: ignore[no-any-return]
+    return json_args
+
+
+def _coerced(view: FunctionView, json_args: dict[str, Any]) -> Any:
+    """The arguments with numeric/boolean strings turned into what the schema wants."""
+    from sktypes.hydration._coerce import coerce_schema_strings
+    from sktypes.validate import validator_for
+
+    return coerce_schema_strings(validator_for(view), json_args)
+
+
+def _refused(
+    view: FunctionView, json_args: dict[str, Any], strict: bool, details: list[ErrorDetail]
+) -> ArgumentsError | HydrationError:
+    """The error for arguments hydration refused: the schema's view of them, if it has one."""
+    try:
+        _checked(view, json_args, strict)
+    except ArgumentsError as exc:
+        return exc
+    return HydrationError(
+        details, summary=f"cannot hydrate arguments of {view.fully_qualified_name}"
+    )

@@ -38,6 +38,7 @@ from sktypes.templates._factory import (
 )
 from sktypes.templates._handlebars import HandlebarsPromptTemplate, HandlebarsPromptTemplateFactory
 from sktypes.templates._jinja import Jinja2PromptTemplate, Jinja2PromptTemplateFactory
+from sktypes.templates._limits import DEFAULT_TEMPLATE_LIMITS, TemplateLimits
 from sktypes.templates._loading import (
     load_prompt_template_config,
     looks_like_prompt_template_config,
@@ -76,4 +77,6 @@ __all__ = [
     "HandlebarsPromptTemplate",
     "create_prompt_template",
     "parse_chat_prompt",
+    "TemplateLimits",
+    "DEFAULT_TEMPLATE_LIMITS",
 ]

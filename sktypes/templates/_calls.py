@@ -1,19 +1,17 @@
-"""Calling kernel functions from a template: find them late, bind arguments, read the value.
+"""Calling kernel functions from a template: find them late, bind arguments, invoke.
 
 Arguments a call passes: the template's own arguments whose names are parameters of the
 function (all of them when it takes ``**kwargs``), then the call's positional argument
 (bound to the first parameter) and its named arguments. Values are passed *raw* (never
 encoded). Template text is text, so a string bound to a parameter that is not a string
-(``{{p.inc '41'}}``) is hydrated to the parameter's type first (``41``); the kernel then
-validates and hydrates everything as for a model's arguments.
+(``{{p.inc '41'}}``) is hydrated to the parameter's type first (``41``); the call is then
+``kernel.invoke`` — for a :class:`sktypes.kernel.Kernel`, its one call path (filters,
+validation and hydration, awaiting whatever the function returns), as for a model's call.
 """
 
 from __future__ import annotations
 
-import collections.abc
 import functools
-import inspect
-import typing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -24,11 +22,7 @@ from sktypes.templates._protocols import TemplateFunction, TemplateKernel
 from sktypes.views import FunctionView, ParameterView, ParameterViewType
 
 __all__ = [
-    "Blocking",
     "bind_arguments",
-    "blocking_call",
-    "blocking_invoker",
-    "blocking_kernel",
     "find_function",
     "helper_candidates",
     "in_file",
@@ -193,154 +187,8 @@ async def invoke(
     return getattr(result, "value", result)
 
 
-Blocking = Callable[[Mapping[str, Any], str | None], Any]
-"""``(arguments, where)``: invokes through the kernel without awaiting; the native value."""
-
-
-def blocking_invoker(kernel: TemplateKernel | None, function: Any) -> Blocking | None:
-    """A blocking call of ``function`` through ``kernel`` when it cannot suspend, else ``None``.
-
-    That is when ``kernel`` is a :class:`sktypes.kernel.Kernel` (its ``invoke`` not
-    overridden) without filters, and ``function`` calls a plain Python function (not
-    ``async``, nothing it wraps is, not annotated to return an awaitable): ``Kernel.invoke``
-    would then never await anything, so running its steps inline (``prepare_arguments``,
-    then the function) *is* the call — same validation, hydration and errors, reported as
-    :func:`invoke` reports them — and a template can render synchronously (Jinja2's sync
-    mode is about a third faster than its async mode).
-    """
-    return blocking_call(function) if blocking_kernel(kernel) else None
-
-
-def blocking_kernel(kernel: TemplateKernel | None) -> bool:
-    """Whether ``kernel`` can run calls inline: the kernel half of :func:`blocking_invoker`.
-
-    That is a :class:`sktypes.kernel.Kernel` (``invoke`` not overridden) without filters;
-    checked once per render.
-    """
-    kernel_class = _kernel_class()
-    return (
-        isinstance(kernel, kernel_class)
-        and type(kernel).invoke is kernel_class.invoke
-        and not kernel.filters
-    )
-
-
-@by_identity
-def blocking_call(function: Any) -> Blocking | None:
-    """The function half of :func:`blocking_invoker` (kept per function)."""
-    return _blocking_call(function) if _plain_function(function) else None
-
-
-def _blocking_call(function: Any) -> Blocking:
-    """``Kernel.invoke`` of a plain ``function`` without filters, run inline."""
-    name = function.view.fully_qualified_name
-    prepare, fast = kernel_prepare(), kernel_fast_path()(function)
-    invoker = function.invoker
-
-    def call(arguments: Mapping[str, Any], where: str | None) -> Any:
-        try:  # Kernel.invoke without filters: prepare, call (see its fast path)
-            ready = fast(arguments) if fast is not None and isinstance(arguments, dict) else None
-            value = invoker(prepare(function, arguments) if ready is None else ready)
-            if type(value) not in _SIMPLE and inspect.isawaitable(value):
-                value = _finish_now(value)
-        except _Waits:
-            raise TemplateError(
-                f"calling {name}: it returned an awaitable that waits for something; "
-                "declare it `async def` so templates await it",
-                where=where,
-            ) from None
-        except SktypesError as exc:
-            raise TemplateError(f"calling {name}: {exc}", where=where) from exc
-        except Exception as exc:
-            problem = f"calling {name} failed: {type(exc).__name__}: {exc}"
-            raise TemplateError(problem, where=where) from exc
-        return value
-
-    return call
-
-
-_SIMPLE = frozenset({str, int, float, bool, type(None), dict, list})
-"""Result types that are never awaitable (checked first: ``isawaitable`` is slow)."""
-
-
-class _Waits(Exception):
-    """An awaitable returned by a plain function suspended: it needs an event loop."""
-
-
-def _finish_now(awaitable: Any) -> Any:
-    """The value of an awaitable that completes without waiting; :class:`_Waits` otherwise."""
-    steps = awaitable.__await__()
-    try:
-        steps.send(None)
-    except StopIteration as done:
-        return done.value
-    close = getattr(steps, "close", None)
-    if close is not None:
-        close()
-    raise _Waits
-
-
-@functools.cache
-def kernel_prepare() -> Callable[[Any, Mapping[str, Any]], dict[str, Any]]:
-    """``sktypes.kernel.prepare_arguments`` (imported late: the kernel imports content)."""
-    from sktypes.kernel._prepare import prepare_arguments
-
-    return prepare_arguments
-
-
-@functools.cache
-def kernel_fast_path() -> Callable[[Any], Callable[[dict[str, Any]], dict[str, Any] | None] | None]:
-    """``sktypes.kernel``'s fast path of ``prepare_arguments`` for a function (or ``None``)."""
-    from sktypes.kernel._prepare import fast_path
-
-    return fast_path
-
-
 @functools.cache
 def _kernel_class() -> type[Any]:
     from sktypes.kernel import Kernel
 
     return Kernel
-
-
-def _plain_function(function: Any) -> bool:
-    """Whether ``function`` calls a plain Python function."""
-    from sktypes.kernel import KernelFunction
-
-    plain = False
-    if isinstance(function, KernelFunction):
-        native = function.view.native_function
-        plain = (
-            native is not None
-            and getattr(function.invoker, "__wrapped__", None) is native
-            and not _may_suspend(native)
-            and not _awaitable_type(function.view.return_parameter.native_type)
-        )
-    return plain
-
-
-def _may_suspend(fn: Any) -> bool:
-    """Whether calling ``fn`` may give an awaitable: it, or anything it wraps, is ``async``.
-
-    Sees through ``functools.partial``, callable objects and decorators that set
-    ``__wrapped__`` (``functools.wraps`` around an ``async def``).
-    """
-    seen: set[int] = set()
-    while id(fn) not in seen:
-        seen.add(id(fn))
-        if isinstance(fn, functools.partial):
-            fn = fn.func
-            continue
-        target = fn if inspect.isfunction(fn) or inspect.ismethod(fn) else type(fn).__call__
-        if inspect.iscoroutinefunction(target) or inspect.isasyncgenfunction(target):
-            return True
-        wrapped = getattr(fn, "__wrapped__", None)
-        if wrapped is None:
-            return False
-        fn = wrapped
-    return False
-
-
-def _awaitable_type(tp: Any) -> bool:
-    origin = typing.get_origin(tp) or tp
-    return isinstance(origin, type) and issubclass(origin, collections.abc.Awaitable)

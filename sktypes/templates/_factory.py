@@ -8,6 +8,7 @@ from sktypes.errors import UnknownTemplateFormatError
 from sktypes.templates._config import PromptTemplateConfig
 from sktypes.templates._handlebars import HandlebarsPromptTemplateFactory
 from sktypes.templates._jinja import Jinja2PromptTemplateFactory
+from sktypes.templates._limits import TemplateLimits
 from sktypes.templates._loading import load_prompt_template_config
 from sktypes.templates._protocols import PromptTemplate, PromptTemplateFactory
 from sktypes.templates._sk_template import KernelPromptTemplateFactory
@@ -22,15 +23,18 @@ class AggregatePromptTemplateFactory:
         *factories: the factories, in order. None given means the three built-in formats
             (``semantic-kernel``, ``jinja2``, ``handlebars``). A third-party format is a
             factory object with a ``create(config)`` method.
+        limits: the output bound of the built-in formats (when no factories are given).
     """
 
     __slots__ = ("factories",)
 
-    def __init__(self, *factories: PromptTemplateFactory) -> None:
+    def __init__(
+        self, *factories: PromptTemplateFactory, limits: TemplateLimits | None = None
+    ) -> None:
         self.factories: tuple[PromptTemplateFactory, ...] = factories or (
-            KernelPromptTemplateFactory(),
-            Jinja2PromptTemplateFactory(),
-            HandlebarsPromptTemplateFactory(),
+            KernelPromptTemplateFactory(limits),
+            Jinja2PromptTemplateFactory(limits),
+            HandlebarsPromptTemplateFactory(limits),
         )
 
     def create(self, config: PromptTemplateConfig) -> PromptTemplate:
@@ -56,14 +60,28 @@ _DEFAULT = AggregatePromptTemplateFactory()
 
 
 def create_prompt_template(
-    config: PromptTemplateConfig, factory: PromptTemplateFactory | None = None
+    config: PromptTemplateConfig,
+    factory: PromptTemplateFactory | None = None,
+    *,
+    limits: TemplateLimits | None = None,
 ) -> PromptTemplate:
-    """Create a template with ``factory`` (default: the three built-in formats)."""
-    return (factory or _DEFAULT).create(config)
+    """Create a template with ``factory`` (default: the three built-in formats).
+
+    Args:
+        config: the template and its settings.
+        factory: who creates it (default: the three built-in formats).
+        limits: the output bound of the built-in formats (ignored with a ``factory``).
+    """
+    if factory is None:
+        factory = _DEFAULT if limits is None else AggregatePromptTemplateFactory(limits=limits)
+    return factory.create(config)
 
 
 def load_prompt_template(
-    path: str | Path, factory: PromptTemplateFactory | None = None
+    path: str | Path,
+    factory: PromptTemplateFactory | None = None,
+    *,
+    limits: TemplateLimits | None = None,
 ) -> PromptTemplate:
     """Load a config file and parse its template: what ``sktypes check`` needs.
 
@@ -74,7 +92,7 @@ def load_prompt_template(
     """
     config = load_prompt_template_config(path)
     try:
-        return create_prompt_template(config, factory)
+        return create_prompt_template(config, factory, limits=limits)
     except UnknownTemplateFormatError as exc:
         if exc.file is None:
             raise UnknownTemplateFormatError(exc.message, file=str(path)) from None

@@ -13,6 +13,7 @@ from sktypes.templates._config import (
     merged_arguments,
     template_parameters,
 )
+from sktypes.templates._limits import DEFAULT_TEMPLATE_LIMITS, OutputBudget, TemplateLimits
 from sktypes.templates._protocols import TemplateKernel
 from sktypes.templates._safety import encode, to_text
 from sktypes.templates._sk_syntax import Block, Call, Text, Val, Var, parse
@@ -32,15 +33,17 @@ class KernelPromptTemplate:
 
     Args:
         config: the config; its ``template`` is parsed now.
+        limits: the output bound (:data:`DEFAULT_TEMPLATE_LIMITS`).
 
     Raises:
         TemplateError: a malformed block (the message names its line and column).
     """
 
-    __slots__ = ("_blocks", "_config", "_defaults", "_parameters", "_trust_output")
+    __slots__ = ("_blocks", "_config", "_defaults", "_limit", "_parameters", "_trust_output")
 
-    def __init__(self, config: PromptTemplateConfig) -> None:
+    def __init__(self, config: PromptTemplateConfig, limits: TemplateLimits | None = None) -> None:
         self._config = config
+        self._limit = (limits or DEFAULT_TEMPLATE_LIMITS).max_output
         blocks = parse(config.template, config.place)
         self._blocks: tuple[Block, ...] = tuple(
             _TrustedVar(b.name) if isinstance(b, Var) and config.trusted(b.name) else b
@@ -66,27 +69,34 @@ class KernelPromptTemplate:
         """Render: text as is, variables encoded (unless trusted), functions called now.
 
         Raises:
-            TemplateError: a called function is missing or fails.
+            TemplateError: a called function is missing or fails, or the output passed
+                :attr:`TemplateLimits.max_output`.
         """
         args = merged_arguments(self._defaults, arguments or {})
         parts: list[str] = []
         append = parts.append
+        left = self._limit
         for block in self._blocks:  # dispatch on the exact class: the hot loop of rendering
             kind = block.__class__
             if kind is Text:
-                append(block.text)  # type: ignore[union-attr]
+                text = block.text  # type: ignore[union-attr]
             elif kind is Var:
-                append(encode(args.get(block.name)))  # type: ignore[union-attr]
+                text = encode(args.get(block.name))  # type: ignore[union-attr]
             elif kind is _TrustedVar:
-                append(to_text(args.get(block.name)))  # type: ignore[union-attr]
+                text = to_text(args.get(block.name))  # type: ignore[union-attr]
             elif kind is Val:
-                append(block.value)  # type: ignore[union-attr]
+                text = block.value  # type: ignore[union-attr]
             else:
                 try:
                     value = await self._call(kernel, block, args)  # type: ignore[arg-type]
                 except TemplateError as exc:
                     raise in_file(exc, self._config.source_file) from exc.__cause__
-                append(to_text(value) if self._trust_output else encode(value))
+                text = to_text(value) if self._trust_output else encode(value)
+            left -= len(text)
+            if left < 0:
+                config = self._config
+                raise OutputBudget(self._limit, config.source_file, config.name).error()
+            append(text)
         return "".join(parts)
 
     async def _call(
@@ -134,7 +144,16 @@ def _variables(blocks: tuple[Block, ...]) -> list[str]:
 
 
 class KernelPromptTemplateFactory:
-    """Creates ``semantic-kernel`` templates."""
+    """Creates ``semantic-kernel`` templates.
+
+    Args:
+        limits: the output bound for the templates it creates.
+    """
+
+    __slots__ = ("limits",)
+
+    def __init__(self, limits: TemplateLimits | None = None) -> None:
+        self.limits = limits
 
     def create(self, config: PromptTemplateConfig) -> KernelPromptTemplate:
         """Parse ``config.template`` and return the template.
@@ -148,4 +167,4 @@ class KernelPromptTemplateFactory:
                 f"KernelPromptTemplateFactory handles {KERNEL_FORMAT!r}, "
                 f"not {config.template_format!r}"
             )
-        return KernelPromptTemplate(config)
+        return KernelPromptTemplate(config, self.limits)

@@ -1,0 +1,271 @@
+"""The kernel's one call path: validated and hydrated in one pass, lax like ``hydrate``.
+
+``prepare_arguments`` (what ``Kernel.invoke`` runs, with or without filters, and what
+templates reach through ``Kernel.invoke``) is ``hydrate(view, arguments, repair=False)``:
+the same values, the same coercions, the same refusals — or none of the coercions with
+``strict=True``, on the kernel or per call. Views whose schemas say more than their
+native types are checked against the schema too; JSON-only functions against the schema
+only (with the schema's numeric/boolean coercions).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import datetime as dt
+import enum
+import re
+import types
+import uuid
+from typing import Annotated, Any, Literal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import BaseModel, Field
+
+from sktypes import function_view, hydrate
+from sktypes.errors import ArgumentsError, HydrationError, SktypesError
+from sktypes.jsondoc import JsonDocument
+from sktypes.kernel import FunctionInvocationContext, Kernel, KernelFunction, NextFilter
+from sktypes.kernel._prepare import prepare_arguments
+from sktypes.views import FunctionView, ParameterView
+
+
+class Color(enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+class Item(BaseModel):
+    sku: str
+    qty: int = 1
+
+
+def scalars(a: int, b: float = 1.5, c: bool = False, d: str = "x", e: str | None = None) -> str:
+    """Every plain kind, some with defaults."""
+    return f"{a}{b}{c}{d}{e}"
+
+
+def rich(
+    when: dt.date,
+    at: dt.time | None = None,
+    key: uuid.UUID | None = None,
+    color: Color = Color.RED,
+    items: list[Item] | None = None,
+    mode: Literal["fast", "slow"] = "fast",
+) -> str:
+    """Dates, times, UUIDs, enums, models, literals."""
+    return "ok"
+
+
+def constrained(a: Annotated[str, Field(max_length=3)], n: Annotated[int, Field(ge=0)] = 2) -> str:
+    """Constraints live in the native types (Annotated): pydantic checks them."""
+    return a * n
+
+
+def with_minimum() -> KernelFunction:
+    """A view whose schema says more than its native types (``minimum`` on an ``int``)."""
+    view = function_view(scalars)
+    first = dataclasses.replace(
+        view.parameters[0], schema=JsonDocument({"type": "integer", "minimum": 0})
+    )
+    return KernelFunction.from_view(
+        dataclasses.replace(view, parameters=(first, *view.parameters[1:]))
+    )
+
+
+FUNCTIONS = {
+    "scalars": KernelFunction.from_callable(scalars),
+    "rich": KernelFunction.from_callable(rich),
+    "constrained": KernelFunction.from_callable(constrained),
+}
+
+
+def outcome(run: Any) -> Any:
+    """The prepared arguments with each value's type, or that it failed."""
+    try:
+        ready = run()
+    except SktypesError:
+        return "refused"
+    return {k: (type(v), v) for k, v in ready.items()}
+
+
+json_values = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 5),
+    st.floats(allow_nan=False, allow_infinity=False, width=32),
+    st.sampled_from(["2", "-3", "1.5", "true", "no", "red", "RED", "fast", "x", "", "10:30"]),
+    st.sampled_from(["2024-05-01", "2024-05-01T10:00:00Z", "6f1d1c34-6a4c-4c3b-9d7e-2a1c3f9b8e11"]),
+    st.lists(st.fixed_dictionaries({"sku": st.sampled_from(["a", "b"])}), max_size=2),
+    st.lists(st.integers(), max_size=2),
+)
+argument_dicts = st.dictionaries(
+    st.sampled_from(["a", "b", "c", "d", "e", "n", "when", "at", "key", "color", "items", "mode"]),
+    json_values,
+)
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+@pytest.mark.parametrize("strict", [False, True])
+@given(arguments=argument_dicts)
+def test_invoke_accepts_exactly_what_hydrate_accepts(
+    name: str, strict: bool, arguments: dict[str, Any]
+) -> None:
+    fn = FUNCTIONS[name]
+    ours = outcome(lambda: prepare_arguments(fn, dict(arguments), strict=strict))
+    theirs = outcome(lambda: hydrate(fn.view, dict(arguments), repair=False, strict=strict))
+    assert ours == theirs
+
+
+@given(arguments=argument_dicts)
+def test_a_mapping_that_is_not_a_dict_prepares_alike(arguments: dict[str, Any]) -> None:
+    fn = FUNCTIONS["scalars"]
+    direct = outcome(lambda: prepare_arguments(fn, dict(arguments)))
+    assert outcome(lambda: prepare_arguments(fn, types.MappingProxyType(arguments))) == direct
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ({"a": "2"}, {"a": 2}),  # a numeric string for an int
+        ({"a": 2, "b": "2.5", "c": "true"}, {"b": 2.5, "c": True}),
+        ({"a": 1, "b": 2}, {"b": 2.0}),  # an int for a float
+    ],
+)
+def test_lax_coercions_are_hydrates(arguments: dict[str, Any], expected: dict[str, Any]) -> None:
+    ready = prepare_arguments(FUNCTIONS["scalars"], arguments)
+    assert {k: ready[k] for k in expected} == expected
+    assert all(type(ready[k]) is type(v) for k, v in expected.items())
+
+
+def test_dates_times_uuids_and_enums_by_value_or_name() -> None:
+    ready = prepare_arguments(
+        FUNCTIONS["rich"],
+        {
+            "when": "2024-05-01",
+            "at": "10:30",
+            "key": "6f1d1c34-6a4c-4c3b-9d7e-2a1c3f9b8e11",
+            "color": "blue",
+            "items": [{"sku": "a"}],
+        },
+    )
+    assert ready["when"] == dt.date(2024, 5, 1)
+    assert ready["at"] == dt.time(10, 30)
+    assert ready["key"] == uuid.UUID("6f1d1c34-6a4c-4c3b-9d7e-2a1c3f9b8e11")
+    assert ready["color"] is Color.BLUE
+    assert ready["items"] == [Item(sku="a")]
+    assert (
+        prepare_arguments(FUNCTIONS["rich"], {"when": "2024-05-01", "color": "RED"})["color"]
+        is Color.RED
+    )  # hydrate's documented fallback: the member's name
+
+
+def test_the_issue_case_days_as_a_string() -> None:
+    def forecast(days: int) -> int:
+        """Days ahead."""
+        return days
+
+    kernel = Kernel()
+    kernel.add_function(forecast, "Weather")
+    assert asyncio.run(kernel.invoke("Weather.forecast", {"days": "2"})).value == 2
+    with pytest.raises(ArgumentsError) as info:
+        asyncio.run(kernel.invoke("Weather.forecast", {"days": "2"}, strict=True))
+    assert [e.path for e in info.value.errors] == ["$.days"]
+    strict = Kernel(strict=True)
+    strict.add_function(forecast, "Weather")
+    with pytest.raises(ArgumentsError):
+        asyncio.run(strict.invoke("Weather.forecast", {"days": "2"}))
+    assert asyncio.run(strict.invoke("Weather.forecast", {"days": "2"}, strict=False)).value == 2
+
+
+def test_strictness_reaches_the_end_of_the_filter_chain() -> None:
+    seen: list[bool] = []
+
+    async def spy(context: FunctionInvocationContext, next: NextFilter) -> None:
+        seen.append(context.strict)
+        await next(context)
+
+    kernel = Kernel(filters=[spy])
+    kernel.add_function(scalars, "p")
+    assert asyncio.run(kernel.invoke("p.scalars", {"a": "3"})).value == "31.5FalsexNone"
+    with pytest.raises(ArgumentsError):
+        asyncio.run(kernel.invoke("p.scalars", {"a": "3"}, strict=True))
+    assert seen == [False, True]
+
+
+def test_a_schema_that_says_more_than_the_native_types_is_checked_too() -> None:
+    fn = with_minimum()
+    assert prepare_arguments(fn, {"a": 3})["a"] == 3
+    assert prepare_arguments(fn, {"a": "3"})["a"] == 3  # the schema's own lax coercion
+    with pytest.raises(ArgumentsError, match="minimum"):
+        prepare_arguments(fn, {"a": -1})
+    with pytest.raises(ArgumentsError, match="minimum"):
+        prepare_arguments(fn, {"a": "-1"})
+    with pytest.raises(ArgumentsError):
+        prepare_arguments(fn, {"a": "3"}, strict=True)
+
+
+def test_json_only_functions_get_coerced_json_values() -> None:
+    view = FunctionView(
+        name="get",
+        plugin_name="Api",
+        parameters=(
+            ParameterView("id", schema={"type": "integer", "minimum": 1}, is_required=True),
+            ParameterView("flag", schema={"type": "boolean"}, is_required=False),
+        ),
+    )
+    fn = KernelFunction(view, lambda arguments: arguments, hydrate=False)
+    assert prepare_arguments(fn, {"id": "7", "flag": "false"}) == {"id": 7, "flag": False}
+    with pytest.raises(ArgumentsError, match="minimum"):
+        prepare_arguments(fn, {"id": "0"})
+    with pytest.raises(ArgumentsError, match="is not of type 'integer'"):
+        prepare_arguments(fn, {"id": "7"}, strict=True)
+    kernel = Kernel()
+    kernel.add_function(fn)
+    assert asyncio.run(kernel.invoke("Api.get", {"id": "7"})).value == {"id": 7}
+
+
+def test_schema_violations_are_arguments_errors_and_the_rest_hydration_errors() -> None:
+    fn = FUNCTIONS["rich"]
+    with pytest.raises(ArgumentsError) as info:
+        prepare_arguments(fn, {"when": "2024-05-01", "mode": "medium", "extra": 1})
+    assert sorted(e.path for e in info.value.errors) == ["$", "$.mode"]
+    date_as_text = FunctionView(
+        name="f",
+        parameters=(ParameterView("a", schema={"type": "string"}, native_type=dt.date),),
+        native_function=lambda a: a,
+    )
+    with pytest.raises(HydrationError, match=re.escape("cannot hydrate arguments of f")):
+        prepare_arguments(KernelFunction.from_view(date_as_text), {"a": "nope"})
+
+
+def test_defaults_are_filled_in_and_mutable_defaults_copied() -> None:
+    def tags(names: list[str] = ["a"]) -> list[str]:  # noqa: B006 - the point of the test
+        """A mutable default."""
+        return names
+
+    fn = KernelFunction.from_callable(tags)
+    first = prepare_arguments(fn, {})
+    assert first == {"names": ["a"]}
+    first["names"].append("b")
+    assert prepare_arguments(fn, {}) == {"names": ["a"]}
+
+
+def test_find_function_answers_as_get_function_without_raising() -> None:
+    kernel = Kernel()
+    kernel.add_function(scalars, "a")
+    kernel.add_function(scalars, "b")
+    kernel.add_function(constrained, "a")
+    assert kernel.find_function("a.scalars") is kernel.get_function("a.scalars")
+    assert kernel.find_function("constrained") is kernel.get_function("constrained")
+    assert kernel.find_function("scalars", "b") is kernel.get_function("scalars", "b")
+    assert kernel.find_function("scalars") is None  # ambiguous: get_function explains
+    with pytest.raises(
+        SktypesError, match=re.escape("ambiguous: one of ['a.scalars', 'b.scalars']")
+    ):
+        kernel.get_function("scalars")
+    assert kernel.find_function("a.nope") is None
+    with pytest.raises(SktypesError, match=re.escape("no function named 'a.nope'")):
+        kernel.get_function("a.nope")
