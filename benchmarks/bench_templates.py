@@ -7,7 +7,8 @@ ratio against plain jinja2's render. sktypes renders are timed twice: with the r
 ``sktypes.kernel.Kernel`` (which validates and hydrates every call's arguments) and with a
 direct kernel that calls the functions like the plain engines do (the template engine's own
 cost). semantic-kernel is skipped with a note when it is not installed
-(``pip install 'semantic-kernel==1.45.*'``).
+(``pip install 'semantic-kernel==1.45.*'``). Every engine renders with sktypes' full
+validation and hydration of each call's arguments (``Kernel.invoke``) and the output bound.
 """
 
 from __future__ import annotations
@@ -293,7 +294,12 @@ def variables_only_entries() -> list[Entry]:
 
 
 def target_lines(creates: dict[str, float], renders: dict[str, float]) -> list[str]:
-    """Each target of the issue with the ratio measured in this run."""
+    """Each target of the issues with the ratio measured in this run.
+
+    Issue 14 (the engines on public API only, the kernel's full validation on every call):
+    SK syntax within 1.5x and Jinja2 within 2x of plain jinja2, Handlebars within 2x of plain
+    pybars3. Semantic Kernel's own engines (issue 7) are shown for comparison.
+    """
     sk = next((n.rsplit(" ", 1)[0] for n in renders if n.startswith("semantic-kernel ")), None)
     lines: list[str] = []
 
@@ -303,9 +309,9 @@ def target_lines(creates: dict[str, float], renders: dict[str, float]) -> list[s
         lines.append(f"{label:52} {ratio:7.2f}x  (want {want}: {'met' if met else 'NOT met'})")
 
     jinja = renders["plain jinja2"]
-    for fmt in ("semantic-kernel", "jinja2"):
+    for fmt, limit in (("semantic-kernel", 1.5), ("jinja2", 2.0)):
         ours = renders[f"sktypes {fmt} (Kernel)"]
-        check(f"sktypes {fmt} render vs plain jinja2", ours / jinja, 1.5)
+        check(f"sktypes {fmt} render vs plain jinja2", ours / jinja, limit)
         if sk is not None:
             faster = 5 if fmt == "semantic-kernel" else 50
             check(
@@ -317,7 +323,7 @@ def target_lines(creates: dict[str, float], renders: dict[str, float]) -> list[s
     check(
         "sktypes handlebars render vs plain pybars3",
         renders["sktypes handlebars (Kernel)"] / renders["plain pybars3"],
-        1.2,
+        2.0,
     )
     if sk is not None:
         ours = creates["sktypes semantic-kernel (Kernel)"]
@@ -348,7 +354,7 @@ def main() -> None:
         ratio = f"{renders[e.name] / baseline:15.2f}x" if e.name in renders else f"{'':>16}"
         print(f"{e.name:40} {create} {render} {ratio} {e.note}".rstrip())
     print()
-    print("Targets (issue 7), from this run:")
+    print("Targets (issues 14 and 7), from this run:")
     for line in target_lines(creates, renders):
         print(f"  {line}")
     print()
