@@ -73,9 +73,13 @@ _LIMIT: contextvars.ContextVar[int] = contextvars.ContextVar(
 """The output limit of the render in progress (what the size guards compare with)."""
 
 
-def _too_big(what: str) -> SecurityError:
-    return SecurityError(
-        f"{what} would be longer than the template's output limit of {_LIMIT.get():,} "
+class _TooBig(SecurityError):
+    """A guarded operation would build a string past the output limit."""
+
+
+def _too_big(what: str) -> _TooBig:
+    return _TooBig(
+        f"{what} would be longer than the output limit of {_LIMIT.get():,} "
         "characters (TemplateLimits.max_output)"
     )
 
@@ -303,6 +307,10 @@ class Jinja2PromptTemplate:
                     parts.append(chunk)
         except TemplateError as exc:
             raise in_file(exc, config.source_file) from exc.__cause__
+        except _TooBig as exc:
+            lineno = getattr(exc, "lineno", None)
+            file, where = config.place(lineno) if lineno else (config.source_file, None)
+            raise TemplateError(f"{budget.subject}: {exc}", file=file, where=where) from None
         except jinja2.TemplateError as exc:
             lineno = getattr(exc, "lineno", None)
             file, where = config.place(lineno) if lineno else (config.source_file, None)

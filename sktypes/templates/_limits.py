@@ -61,11 +61,15 @@ class OutputBudget:
             raise self.error()
         return text
 
+    @property
+    def subject(self) -> str:
+        """``template 'name'`` (``the template`` when it has no name), for messages."""
+        return f"template {self.name!r}" if self.name else "the template"
+
     def error(self) -> TemplateError:
         """The error for a render that passed the limit."""
-        what = f"template {self.name!r}" if self.name else "the template"
         return TemplateError(
-            f"{what} renders more than {self.limit:,} characters "
+            f"{self.subject} renders more than {self.limit:,} characters "
             "(TemplateLimits.max_output); rendering stopped",
             file=self.file,
         )
