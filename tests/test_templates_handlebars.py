@@ -14,7 +14,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import json
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pybars
@@ -426,3 +430,20 @@ def test_trusted_variables_and_outputs_are_emitted_as_is() -> None:
     )
     out = asyncio.run(create_prompt_template(config).render(None, {"a": "<i>", "b": "<i>"}))
     assert out == "<i> &lt;i&gt;"
+
+
+def test_sktypes_check_of_a_hostile_prompt_file_runs_nothing(tmp_path: Path) -> None:
+    """The pre-commit hook path: a config file whose template would run code under pybars3."""
+    marker = tmp_path / "pwned"
+    payload = f"{{{{a.[x')\nopen({str(marker)!r}, 'w')\ndef f():#]}}}}"
+    prompt = tmp_path / "prompt.json"
+    prompt.write_text(
+        json.dumps({"name": "p", "template": payload, "template_format": "handlebars"})
+    )
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "sktypes"), "check", str(prompt)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert not marker.exists()
