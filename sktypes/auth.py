@@ -41,7 +41,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
-from urllib.parse import urljoin
+from urllib.parse import quote, urljoin
 
 import httpx
 
@@ -53,6 +53,7 @@ __all__ = [
     "CredentialsError",
     "Scheme",
     "SecurityCredentials",
+    "apply_credentials",
     "env_name",
     "parse_schemes",
 ]
@@ -62,6 +63,30 @@ ENV_PREFIX = "SKTYPES_AUTH_"
 
 SchemeKind = Literal["apiKey", "bearer", "basic", "oauth2", "token"]
 _TOKEN_MARGIN = 30.0  # seconds: a token this close to expiry is fetched again
+
+
+def apply_credentials(request: httpx.Request, credentials: Sequence[Credential]) -> None:
+    """Add ``credentials`` to a request already built, where each says.
+
+    An explicit header, query parameter or cookie of the same name wins (as in
+    :func:`sktypes.remote.build_request`).
+    """
+    for cred in credentials:
+        if cred.location == "query":
+            if cred.name not in request.url.params:
+                request.url = request.url.copy_add_param(cred.name, cred.value)
+        elif cred.location == "cookie":
+            existing = request.headers.get("Cookie", "")
+            names = {part.split("=", 1)[0].strip() for part in existing.split(";") if part.strip()}
+            if cred.name not in names:
+                pair = f"{cred.name}={quote(cred.value, safe=_COOKIE_SAFE)}"
+                request.headers["Cookie"] = f"{existing}; {pair}" if existing else pair
+        elif cred.name not in request.headers:
+            request.headers[cred.name] = cred.value
+
+
+# RFC 6265 cookie-octet, less "%": what a cookie value may hold unencoded
+_COOKIE_SAFE = "!#$&'()*+-./:<=>?@[]^_`{|}~"
 
 
 class _RedactQuery(logging.Filter):

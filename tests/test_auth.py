@@ -341,3 +341,33 @@ class _spec_file:
 
     def __exit__(self, *exc: Any) -> None:
         self._dir.cleanup()
+
+
+def test_a_generated_package_sends_its_specs_credentials_per_operation(tmp_path: Any) -> None:
+    from mcp import Client
+
+    from sktypes.integrations import mcp
+    from sktypes_codegen import generate_plugin
+    from tests.mcp_helpers import upstream
+
+    spec = tmp_path / "vault.json"
+    spec.write_text(json.dumps(SPEC))
+    generate_plugin(spec, tmp_path / "out", name="vault_client")
+    api, tokens = _api()
+    env = {env_name(k): v for k, v in SECRETS.items()}
+    with upstream(api):
+        server = mcp.server(str(tmp_path / "out" / "vault_client"), base_url=api.url, env=env)
+
+        async def main() -> Any:
+            async with Client(server, mode="legacy") as client:
+                listed = (await client.list_tools()).tools
+                for tool in listed:
+                    result = await client.call_tool(tool.name, {})
+                    assert not result.is_error, (tool.name, result.content)
+                return listed
+
+        listed = anyio.run(main)
+    assert all(t.annotations is not None and t.annotations.read_only_hint for t in listed)
+    calls = [s for s in api.seen if s.path != "/token"]
+    assert {s.path: _sent_secrets(s) for s in calls} == EXPECTED
+    assert len(tokens) == 1

@@ -161,6 +161,10 @@ def test_generated_package_of_a_corpus_spec_over_stdio() -> None:
             async with stdio_session(package, "--base-url", api.url) as session:
                 tools = {t.name: t for t in (await session.list_tools()).tools}
                 find = tools["findPets"]
+                # the package records its spec: the spec's views are the contract
+                assert find.annotations is not None and find.annotations.read_only_hint
+                assert tools["deletePet"].annotations.destructive_hint  # type: ignore[union-attr]
+                assert "maximum number of results" in json.dumps(find.input_schema)
                 listed = await session.call_tool(find.name, {"tags": ["dog"], "limit": 2})
                 check_structured(find, listed)
                 # the body as the API sent it: a field the models do not declare is kept

@@ -314,7 +314,8 @@ def test_include_and_exclude_pick_operations() -> None:
     assert names(include=["GET /*"]) == ["listAnimals", "getKeeper"]
     assert names(exclude=["animals"]) == ["getKeeper"]
     assert names(include=["Zoo.*"], exclude=["*Animal"]) == ["listAnimals", "getKeeper"]
-    with pytest.raises(SktypesError, match="nothing to serve"):
+    assert names(include=["tag:staff"]) == ["getKeeper"]
+    with pytest.raises(SktypesError, match="--include 'nope' matches no operation"):
         names(include=["nope"])
 
 
@@ -567,3 +568,21 @@ def test_every_acyclic_definition_can_be_written_in_place() -> None:
     out = inline_refs(_LISTED)
     assert set(out["$defs"]) == {"Node", "Described"}  # recursive; a conflicting sibling
     assert out["properties"]["b"] == out["properties"]["c"] == {"type": "string", "maxLength": 3}
+
+
+def test_a_generated_package_without_its_recorded_spec_is_served_as_it_declares(
+    tmp_path: Path,
+) -> None:
+    from sktypes_codegen import generate_plugin
+
+    generate_plugin(SPECS / "weather_plugin.openapi.yaml", tmp_path, name="bare_weather")
+    (tmp_path / "bare_weather" / "sktypes.json").unlink()
+    server = mcp.server(str(tmp_path / "bare_weather"), base_url="http://127.0.0.1:9")
+
+    async def body(client: Any) -> Any:
+        return (await client.list_tools()).tools
+
+    (tool,) = _run(server, body)
+    assert tool.name == "GetWeatherForecast1"
+    assert tool.annotations is None  # the package alone does not say its HTTP method
+    assert tool.input_schema["required"] == ["date"]

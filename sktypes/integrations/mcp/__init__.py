@@ -106,6 +106,7 @@ def server(
         implementations=implementations,
         credentials=credentials,
         env=env,
+        owns_client=owns,
     )
     served = load_served(targets, options)
     for warning in options.warnings:

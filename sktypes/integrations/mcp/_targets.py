@@ -20,12 +20,12 @@ Everything is loaded before the server starts: a target that cannot be served is
 from __future__ import annotations
 
 import contextvars
-import fnmatch
+import dataclasses
 import importlib
 import inspect
 import sys
 import types
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ import httpx
 import orjson
 import yaml
 
+from sktypes.auth import SecurityCredentials, apply_credentials
 from sktypes.cli._targets import TargetError, load_module, load_object
 from sktypes.content._codec import to_plain_json
 from sktypes.errors import HydrationError, KernelError, SktypesError
@@ -42,6 +43,8 @@ from sktypes.introspect import kernel_function_info
 from sktypes.kernel import Kernel, KernelFunction
 from sktypes.kernel._prepare import prepare_arguments
 from sktypes.manual import views_from_manual
+from sktypes.openapi import OpenApiPlugin, Operation
+from sktypes.openapi._select import Candidate, operation_candidate, select
 from sktypes.remote import ApiClient
 from sktypes.validate import validate_arguments
 from sktypes.views import FunctionView
@@ -65,6 +68,7 @@ class LoadOptions:
         credentials: values for security schemes (``S``, ``S.username``...), over the
             environment.
         env: where credentials are read from (``os.environ`` by default).
+        owns_client: the client was made for the server (its auth may be set).
         warnings: filled with what was skipped or cannot be expressed.
     """
 
@@ -75,27 +79,48 @@ class LoadOptions:
     implementations: Sequence[Any] = ()
     credentials: Mapping[str, str] | None = None
     env: Mapping[str, str] | None = None
+    owns_client: bool = True
     warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class _Item:
+    """A function to serve, what the filters match on, and a check only kept ones need."""
+
+    served: Served
+    candidate: Candidate
+    check: Callable[[], None] | None = None
 
 
 def load_served(targets: Sequence[Any], options: LoadOptions) -> list[Served]:
     """Every function of ``targets`` to serve, in order.
 
+    ``include``/``exclude`` apply to the functions of every target together (the patterns
+    of :func:`sktypes.openapi.select_operations`; a pattern matching nothing is an error).
+
     Raises:
         TargetError: a target cannot be loaded or served (the message names it).
-        SktypesError: a document inside a target cannot be read (file and place named).
+        SktypesError: a document inside a target cannot be read (file and place named), or
+            a filter pattern matches nothing.
     """
-    out: list[Served] = []
+    items: list[_Item] = []
     for target in targets:
-        out.extend(_served(target, options))
-    if not out:
+        items.extend(_served(target, options))
+    kept = select(items, [i.candidate for i in items], options.include, options.exclude)
+    if not kept:
         raise TargetError("nothing to serve (every function was filtered out)")
-    return out
+    for item in kept:
+        if item.check is not None:
+            item.check()
+    return [item.served for item in kept]
 
 
-def _served(target: Any, options: LoadOptions) -> list[Served]:
+def _names(view: FunctionView) -> Candidate:
+    return Candidate(names=tuple(dict.fromkeys((view.name, view.fully_qualified_name))))
+
+
+def _served(target: Any, options: LoadOptions) -> list[_Item]:
     from sktypes.integrations._core import collect
-    from sktypes.openapi import OpenApiPlugin
 
     if isinstance(target, (str, Path)):
         return _from_string(str(target), options)
@@ -107,7 +132,7 @@ def _served(target: Any, options: LoadOptions) -> list[Served]:
     return _kernel_functions(kernel, [f for p in plugins for f in p.values()], options)
 
 
-def _from_string(target: str, options: LoadOptions) -> list[Served]:
+def _from_string(target: str, options: LoadOptions) -> list[_Item]:
     path = Path(target)
     if path.suffix in _SPEC_SUFFIXES:
         return _document(path, options)
@@ -138,16 +163,16 @@ def _import_directory(path: Path) -> types.ModuleType:
 # --- Python plugins -----------------------------------------------------------------
 
 
-def _module(module: types.ModuleType, target: str, options: LoadOptions) -> list[Served]:
+def _module(module: types.ModuleType, target: str, options: LoadOptions) -> list[_Item]:
     generated = [
         v
         for v in vars(module).values()
         if isinstance(v, type) and issubclass(v, ApiClient) and v is not ApiClient
     ]
     if generated:
-        out: list[Served] = []
+        out: list[_Item] = []
         for cls in generated:
-            out.extend(_generated(cls, options))
+            out.extend(_generated(module, cls, options))
         return out
     kernel = Kernel()
     name = module.__name__.rsplit(".", 1)[-1].removeprefix("_sktypes_target_")
@@ -174,18 +199,14 @@ def _marked(cls: type) -> bool:
 
 def _kernel_functions(
     kernel: Kernel, functions: Sequence[KernelFunction], options: LoadOptions
-) -> list[Served]:
+) -> list[_Item]:
     """Kernel functions to serve; with invocation filters, each call goes through them."""
     if kernel.filters:
         return [
-            Served(fn.view, None, _through(kernel, fn))
-            for fn in functions
-            if _selected(options, fn.view)
+            _Item(Served(fn.view, None, _through(kernel, fn)), _names(fn.view)) for fn in functions
         ]
     return [
-        Served(fn.view, _preparer(fn), _executor(fn))
-        for fn in functions
-        if _selected(options, fn.view)
+        _Item(Served(fn.view, _preparer(fn), _executor(fn)), _names(fn.view)) for fn in functions
     ]
 
 
@@ -213,7 +234,7 @@ def _executor(fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
 # --- tool lists with implementations ------------------------------------------------
 
 
-def _document(path: Path, options: LoadOptions) -> list[Served]:
+def _document(path: Path, options: LoadOptions) -> list[_Item]:
     if not path.is_file():
         raise TargetError("no such file", file=str(path))
     raw = path.read_bytes()
@@ -235,10 +256,8 @@ def _document(path: Path, options: LoadOptions) -> list[Served]:
             "a tool list needs the module implementing it (--impl MODULE)", file=str(path)
         )
     found = _implementations(options.implementations)
-    out: list[Served] = []
+    out: list[_Item] = []
     for view in views:
-        if not _selected(options, view):
-            continue
         impl = found.get(view.fully_qualified_name) or found.get(view.name)
         if impl is None:
             raise TargetError(
@@ -246,7 +265,9 @@ def _document(path: Path, options: LoadOptions) -> list[Served]:
                 f"{', '.join(str(m) for m in options.implementations)}",
                 file=str(path),
             )
-        out.append(Served(view, _contract_preparer(view, impl), _executor(impl)))
+        out.append(
+            _Item(Served(view, _contract_preparer(view, impl), _executor(impl)), _names(view))
+        )
     return out
 
 
@@ -283,39 +304,48 @@ def _contract_preparer(
 # --- OpenAPI documents --------------------------------------------------------------
 
 
-def _openapi(plugin: Any, options: LoadOptions) -> list[Served]:
-    from sktypes.auth import SecurityCredentials
+def _openapi(plugin: OpenApiPlugin, options: LoadOptions) -> list[_Item]:
     from sktypes.kernel_openapi import openapi_functions
 
     options.warnings.extend(plugin.warnings)
     base = options.base_url
+    credentials = _credentials(plugin, options)
+    functions, _ = openapi_functions(
+        plugin, server_url=base, client=options.client, credentials=credentials
+    )
+    out: list[_Item] = []
+    for fn, view in zip(functions, plugin.views, strict=True):
+        operation = plugin.operation(fn.name)
+        url = base or (operation.servers or plugin.servers or ("",))[0]
+        served = Served(fn.view, _preparer(fn), _json_call(fn), operation.method)
+        check = None if url.startswith(("http://", "https://")) else _no_url(plugin, operation, url)
+        out.append(_Item(served, operation_candidate(operation, view), check))
+    return out
+
+
+def _credentials(plugin: OpenApiPlugin, options: LoadOptions) -> SecurityCredentials:
     credentials = SecurityCredentials(
         plugin.security_schemes,
         plugin_name=plugin.name,
         values=options.credentials,
         env=options.env,
         swagger2=plugin.openapi_version.startswith("2"),
-        base_url=base or (plugin.servers[0] if plugin.servers else ""),
+        base_url=options.base_url or (plugin.servers[0] if plugin.servers else ""),
     )
     options.warnings.extend(f"{plugin.source}: {p}" for p in credentials.problems)
-    functions, _ = openapi_functions(
-        plugin, server_url=base, client=options.client, credentials=credentials
-    )
-    out: list[Served] = []
-    for fn in functions:
-        operation = plugin.operation(fn.name)
-        if not _selected(options, fn.view, operation):
-            continue
-        url = base or (operation.servers or plugin.servers or ("",))[0]
-        if not url.startswith(("http://", "https://")):
-            raise TargetError(
-                f"operation {operation.name!r} has no http(s) server URL ({url or 'none'}); "
-                "pass --base-url",
-                file=plugin.source,
-                where=operation.pointer,
-            )
-        out.append(Served(fn.view, _preparer(fn), _json_call(fn), operation.method))
-    return out
+    return credentials
+
+
+def _no_url(plugin: OpenApiPlugin, operation: Operation, url: str) -> Callable[[], None]:
+    def fail() -> None:
+        raise TargetError(
+            f"operation {operation.name!r} has no http(s) server URL ({url or 'none'}); "
+            "pass --base-url",
+            file=plugin.source,
+            where=operation.pointer,
+        )
+
+    return fail
 
 
 def _json_call(fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
@@ -341,7 +371,35 @@ async def record_response(response: httpx.Response) -> None:
         seen.append(response)
 
 
-def _generated(cls: type[ApiClient], options: LoadOptions) -> list[Served]:
+_SECURITY: contextvars.ContextVar[tuple[SecurityCredentials, Operation] | None] = (
+    contextvars.ContextVar("sktypes_mcp_security", default=None)
+)
+
+
+class OperationAuth(httpx.Auth):
+    """Sends the credentials the operation being served asks for (generated packages).
+
+    A generated plugin builds and sends its own requests; the server's client carries this
+    auth, and the call being served says (through a context variable) which operation it
+    is, so each request gets exactly the credentials its ``security`` asks for.
+    """
+
+    def __init__(self, client: httpx.AsyncClient) -> None:
+        self.client = client
+
+    async def async_auth_flow(
+        self, request: httpx.Request
+    ) -> AsyncGenerator[httpx.Request, httpx.Response]:
+        """Add the current operation's credentials to ``request``."""
+        current = _SECURITY.get()
+        if current is not None and current[1].security:
+            credentials, operation = current
+            sent = await credentials.credentials(operation.security, self.client, operation.name)
+            apply_credentials(request, sent)
+        yield request
+
+
+def _generated(module: types.ModuleType, cls: type[ApiClient], options: LoadOptions) -> list[_Item]:
     kwargs: dict[str, Any] = {"client": options.client}
     if options.base_url:
         kwargs["base_url"] = options.base_url
@@ -350,26 +408,87 @@ def _generated(cls: type[ApiClient], options: LoadOptions) -> list[Served]:
     except TypeError as exc:
         raise TargetError(f"cannot build {cls.__qualname__}: {exc}", where=cls.__module__) from None
     # the generator names the class ``<Plugin>Plugin``: tools keep the spec's plugin name
-    plugin = Kernel().add_plugin(instance, cls.__name__.removesuffix("Plugin") or cls.__name__)
-    return [
-        Served(fn.view, _preparer(fn), _response_call(fn))
-        for fn in plugin.values()
-        if _selected(options, fn.view)
-    ]
+    name = cls.__name__.removesuffix("Plugin") or cls.__name__
+    functions = list(Kernel().add_plugin(instance, name).values())
+    spec = _recorded_spec(module, options)
+    if spec is None:
+        return [
+            _Item(Served(fn.view, _preparer(fn), _response_call(fn)), _names(fn.view))
+            for fn in functions
+        ]
+    credentials = _credentials(spec, options)
+    if credentials.schemes and not isinstance(options.client.auth, OperationAuth):
+        if options.owns_client or options.client.auth is None:
+            options.client.auth = OperationAuth(options.client)
+        else:
+            options.warnings.append(
+                f"{module.__name__}: the spec's credentials are not sent: the HTTP client "
+                "passed in has an auth of its own"
+            )
+    out: list[_Item] = []
+    for fn in functions:
+        try:
+            operation, view = spec.operation(fn.name), spec.view(fn.name)
+        except KeyError:
+            operation = None
+        if operation is None or not {p.name for p in view.parameters} <= {
+            p.name for p in fn.view.parameters
+        }:
+            options.warnings.append(
+                f"{module.__name__}: {fn.name} does not match its operation in {spec.source}; "
+                "served as the package declares it"
+            )
+            out.append(_Item(Served(fn.view, _preparer(fn), _response_call(fn)), _names(fn.view)))
+            continue
+        contract = dataclasses.replace(view, plugin_name=name)
+        served = Served(
+            contract,
+            _contract_preparer(contract, fn),
+            _response_call(fn, (credentials, operation)),
+            operation.method,
+        )
+        out.append(_Item(served, operation_candidate(operation, view)))
+    return out
 
 
-def _response_call(fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
+def _recorded_spec(module: types.ModuleType, options: LoadOptions) -> OpenApiPlugin | None:
+    """The spec a generated package records in ``sktypes.json`` (its operations as generated)."""
+    from sktypes.openapi import load_openapi, select_operations
+
+    folder = Path(module.__file__ or "").parent
+    link = folder / "sktypes.json"
+    if not link.is_file():
+        return None
+    try:
+        record = orjson.loads(link.read_bytes())
+        spec = (folder / record["spec"]).resolve()
+        recorded = record.get("options", {})
+        plugin = load_openapi(spec, validate=bool(recorded.get("validate", True)))
+        return select_operations(plugin, recorded.get("include", ()), recorded.get("exclude", ()))
+    except (OSError, KeyError, TypeError, orjson.JSONDecodeError, SktypesError) as exc:
+        options.warnings.append(
+            f"{link}: the recorded spec cannot be read ({exc}); the package is served without "
+            "its annotations and credentials"
+        )
+        return None
+
+
+def _response_call(
+    fn: KernelFunction, security: tuple[SecurityCredentials, Operation] | None = None
+) -> Callable[[dict[str, Any]], Any]:
     """A generated method's call whose value is the response body as the API sent it.
 
     The typed method builds and sends the request and checks the response against its
     models; the tool's value is the body itself (a model would drop fields it does not
     declare). A response the models reject is returned too: the output check reports it
-    as drift.
+    as drift. ``security``: the spec's credentials and this operation (see
+    :class:`OperationAuth`).
     """
 
     async def execute(arguments: dict[str, Any]) -> Any:
         seen: list[httpx.Response] = []
         token = _RESPONSES.set(seen)
+        secured = _SECURITY.set(security)
         try:
             value = await fn.call(arguments)
         except HydrationError:
@@ -377,6 +496,7 @@ def _response_call(fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
                 raise
             return _body(seen[-1])
         finally:
+            _SECURITY.reset(secured)
             _RESPONSES.reset(token)
         if seen and seen[-1].is_success:
             return _body(seen[-1])
@@ -395,26 +515,3 @@ def _body(response: httpx.Response) -> Any:
         except orjson.JSONDecodeError:
             raise KernelError("the response is not valid JSON", where=response.url.path) from None
     return response.text
-
-
-# --- filters ------------------------------------------------------------------------
-
-
-def _selected(options: LoadOptions, view: FunctionView, operation: Any = None) -> bool:
-    keys = [view.name, view.fully_qualified_name]
-    paths: list[str] = []
-    if operation is not None:
-        keys.extend(operation.tags)
-        if operation.operation_id:
-            keys.append(operation.operation_id)
-        paths = [operation.path, f"{operation.method.upper()} {operation.path}"]
-
-    def hit(pattern: str) -> bool:
-        if pattern in keys:
-            return True
-        pool = paths if pattern.startswith("/") or " /" in pattern else keys
-        return any(fnmatch.fnmatchcase(k, pattern) for k in pool)
-
-    if options.include and not any(hit(p) for p in options.include):
-        return False
-    return not any(hit(p) for p in options.exclude)
