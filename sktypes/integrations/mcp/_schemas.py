@@ -117,29 +117,28 @@ def output_schema(
     also admits the drift envelope ``{"drift": [...], "result": value}``, so a client that
     checks results accepts a drifted one (see :mod:`._tools`).
     """
-    body: dict[str, Any] = schema.to_python()
+    body: dict[str, Any] = tool_schema(schema.to_python())
     defs = body.pop("$defs", None)
     if drift == "warn":
-        if wrap:  # {"result": S} or {"drift": [...], "result": anything}
+        if wrap:  # {"result": S}, or {"drift": [...], "result": anything}
             out: dict[str, Any] = {
                 "type": "object",
                 "required": ["result"],
                 "anyOf": [{"properties": {"result": body}}, {"required": ["drift"]}],
             }
-        else:
-            drifted: dict[str, Any] = {"required": ["drift", "result"]}
-            if modern:  # no object type at the root to lean on
-                drifted = {"type": "object", **drifted}
-            out = {"anyOf": [body, drifted]}
-            if not modern:
-                out = {"type": "object", **out}
+        elif modern:  # S, or the envelope (no object type at the root to lean on)
+            out = {"anyOf": [body, {"type": "object", "required": ["drift"]}]}
+        else:  # an object: S, or the envelope
+            if body.get("type") == "object":  # said once, at the root
+                body = {k: v for k, v in body.items() if k != "type"}
+            out = {"type": "object", "anyOf": [body, {"required": ["drift"]}]}
     elif wrap:
         out = {"type": "object", "properties": {"result": body}, "required": ["result"]}
     else:
         out = body
     if defs:
         out["$defs"] = defs
-    return tool_schema(out)
+    return out
 
 
 def tool_schema(schema: dict[str, Any]) -> dict[str, Any]:
