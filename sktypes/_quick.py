@@ -1,51 +1,125 @@
 """A quick, compiled yes-check for JSON Schema, in front of the full validator.
 
 :func:`compile_check` turns a schema into a predicate that answers ``True`` only when the
-full draft 2020-12 validation would find no error. ``False`` means "not sure": the caller
-then runs jsonschema, which reports the real errors (or finds none). Schemas using keywords
-outside the subset below are not compiled at all (``None``), so correctness never depends
-on this module knowing every keyword — only on it being right about the ones it accepts.
+full draft 2020-12 validation (jsonschema, with the caller's format checker) finds no
+error. ``False`` means "not sure": the caller then runs jsonschema, which reports the
+real errors (or finds none).
 
-Compiled: ``type`` (one or a list), ``enum``/``const`` (exact-type matches), numeric bounds,
-``minLength``/``maxLength``, ``pattern``, ``format`` (through the caller's format checker),
-``items`` (a schema), ``minItems``/``maxItems``, ``properties``/``required``/
-``additionalProperties``, ``minProperties``/``maxProperties``, ``anyOf``, ``allOf``, boolean
-schemas, and the annotation keywords jsonschema ignores (``description``, ``default``...).
-Everything else (``$ref``, ``oneOf``, ``not``, ``prefixItems``, ``uniqueItems``,
-``patternProperties``, conditionals...) makes the schema uncompiled.
+The check is compiled from the schema model (:func:`sktypes.schema.parse`), one small
+closure per node, and is exact for everything the model represents: types (``1.0`` is an
+integer), bounds and ``multipleOf`` (jsonschema's arithmetic), lengths, ``pattern``,
+``format`` (through the caller's checker), ``enum``/``const`` (JSON equality: ``1`` is not
+``true``), arrays and tuples (``prefixItems``, ``uniqueItems``, ``contains``), objects
+(``properties``, ``required``, ``additionalProperties``, ``patternProperties``,
+``propertyNames``, counts), ``anyOf``, ``oneOf``, merged ``allOf``, ``$ref`` (recursive
+schemas included). A schema holding a keyword the model does not represent (an
+:class:`~sktypes.schema.OpaqueNode`: ``not``, ``if``...) is not compiled (``None``), so
+correctness never depends on this module knowing every keyword.
 
-Typical function parameters (strings, numbers, enums, flat objects, lists of them) take the
-compiled path: a call's arguments are checked in about a microsecond instead of the tens of
-jsonschema's iterative validation.
+Typical function parameters (strings, numbers, enums, flat objects, lists of them) are
+checked in about a microsecond instead of the tens of jsonschema's iterative validation.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sized
+from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
-__all__ = ["Check", "compile_check"]
+from sktypes.jsondoc import json_equal, json_hash
+from sktypes.schema import parse
+from sktypes.schema._nodes import (
+    AnyNode,
+    ArrayNode,
+    BooleanNode,
+    ConstNode,
+    EnumNode,
+    IntegerNode,
+    IntersectionNode,
+    NeverNode,
+    Node,
+    NullNode,
+    NumberNode,
+    ObjectNode,
+    RefNode,
+    StringNode,
+    UnionNode,
+    _Numeric,
+)
+
+__all__ = ["Check", "compile_check", "compile_node"]
 
 Check = Callable[[Any], bool]
 FormatCheck = Callable[[Any, str], bool]
 
-_ANNOTATIONS = frozenset(
-    {
-        "description",
-        "title",
-        "default",
-        "examples",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-        "$comment",
-        "$schema",
-        "contentMediaType",
-        "contentEncoding",
-    }
-)
-_SCALARS = (str, int, float, bool, type(None))
+_MAX_DEPTH = 64
+
+
+class _Unsupported(Exception):
+    """The schema holds something this module does not compile."""
+
+
+def compile_check(schema: Any, formats: FormatCheck | None = None) -> Check | None:
+    """Return a yes-check for ``schema``, or ``None`` when it cannot be compiled.
+
+    Args:
+        schema: a JSON Schema (draft 2020-12): a mapping, a ``JsonDocument`` or a boolean.
+        formats: ``(value, format) -> bool`` — the full validator's format checker; without
+            it, schemas with ``format`` are not compiled.
+    """
+    try:
+        model = parse(schema)
+    except Exception:  # not JSON: the full validator reports it
+        return None
+    return compile_node(model.root, formats)
+
+
+def compile_node(node: Node, formats: FormatCheck | None = None) -> Check | None:
+    """The exact check of one node (``None`` when it holds what cannot be compiled)."""
+    try:
+        return _Compiler(formats).compile(node, 0)
+    except _Unsupported:
+        return None
+
+
+class _Compiler:
+    """One compilation: the caller's format checker and the references compiled so far."""
+
+    def __init__(self, formats: FormatCheck | None) -> None:
+        self.formats = formats
+        self.refs: dict[str, Check] = {}
+
+    def compile(self, node: Node, depth: int) -> Check:
+        if depth > _MAX_DEPTH:
+            raise _Unsupported
+        maker = _MAKERS.get(type(node))
+        if maker is None:  # opaque keywords (and anything new)
+            raise _Unsupported
+        return maker(self, node, depth)
+
+    def ref(self, node: Node, depth: int) -> Check:
+        assert isinstance(node, RefNode)
+        known = self.refs.get(node.ref)
+        if known is not None:
+            return known
+        if node.model is None or not node.model.can_resolve(node):
+            raise _Unsupported  # jsonschema raises on a reference it cannot follow
+        cell: list[Check] = []
+        self.refs[node.ref] = lambda v: cell[0](v)  # a recursive schema calls itself
+        cell.append(self.compile(node.target, depth + 1))
+        return cell[0]
+
+
+# --- per kind ----------------------------------------------------------------------------
+
+
+def _always(_: Any) -> bool:
+    return True
+
+
+def _never(_: Any) -> bool:
+    return False
 
 
 def _is_integer(v: Any) -> bool:
@@ -58,50 +132,7 @@ def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-_TYPES: dict[str, Check] = {
-    "string": lambda v: isinstance(v, str),
-    "integer": _is_integer,
-    "number": _is_number,
-    "boolean": lambda v: isinstance(v, bool),
-    "null": lambda v: v is None,
-    "array": lambda v: isinstance(v, list),
-    "object": lambda v: isinstance(v, dict),
-}
-
-
-class _Unsupported(Exception):
-    """The schema uses a keyword this module does not compile."""
-
-
-def compile_check(schema: Any, formats: FormatCheck | None = None) -> Check | None:
-    """Return a yes-check for ``schema``, or ``None`` when it uses an uncompiled keyword.
-
-    Args:
-        schema: a JSON Schema (draft 2020-12), a mapping or a boolean.
-        formats: ``(value, format) -> bool`` — the full validator's format checker; without
-            it, schemas with ``format`` are not compiled.
-    """
-    try:
-        return _compile(schema, formats, 0)
-    except _Unsupported:
-        return None
-
-
-def _compile(schema: Any, formats: FormatCheck | None, depth: int) -> Check:
-    if schema is True:
-        return _always
-    if schema is False or not isinstance(schema, Mapping) or depth > 32:
-        raise _Unsupported
-    checks: list[Check] = []
-    for key, value in schema.items():
-        if key in _ANNOTATIONS or key.startswith("x-"):
-            continue
-        maker = _KEYWORDS.get(key)
-        if maker is None:
-            raise _Unsupported
-        check = maker(value, schema, formats, depth)
-        if check is not None:
-            checks.append(check)
+def _all(checks: list[Check]) -> Check:
     if not checks:
         return _always
     if len(checks) == 1:
@@ -109,12 +140,10 @@ def _compile(schema: Any, formats: FormatCheck | None, depth: int) -> Check:
     if len(checks) == 2:
         first, second = checks
         return lambda v: first(v) and second(v)
-    return _every(tuple(checks))
+    every = tuple(checks)
 
-
-def _every(checks: tuple[Check, ...]) -> Check:
     def run(v: Any) -> bool:
-        for check in checks:  # noqa: SIM110 - a loop is faster than all() over a generator
+        for check in every:  # noqa: SIM110 - a loop is faster than all() over a generator
             if not check(v):
                 return False
         return True
@@ -122,158 +151,236 @@ def _every(checks: tuple[Check, ...]) -> Check:
     return run
 
 
-def _always(_: Any) -> bool:
+def _typed(kind_check: Check, implied: bool, checks: list[Check]) -> Check:
+    """``checks`` for values of the node's kind; others fail, or pass when implied."""
+    inner = _all(checks)
+    if implied:
+        if inner is _always:
+            return _always
+        return lambda v: not kind_check(v) or inner(v)
+    if inner is _always:
+        return kind_check
+    return lambda v: kind_check(v) and inner(v)
+
+
+def _format(c: _Compiler, fmt: str | None) -> list[Check]:
+    if fmt is None:
+        return []
+    if c.formats is None:
+        raise _Unsupported
+    formats = c.formats
+    return [lambda v: formats(v, fmt)]
+
+
+def _null(c: _Compiler, node: Node, depth: int) -> Check:
+    return lambda v: v is None
+
+
+def _boolean(c: _Compiler, node: Node, depth: int) -> Check:
+    return lambda v: isinstance(v, bool)
+
+
+def _numeric(c: _Compiler, node: Node, depth: int) -> Check:
+    assert isinstance(node, _Numeric)
+    checks: list[Check] = []
+    if node.minimum is not None:
+        lo = node.minimum
+        checks.append(lambda v: v >= lo)
+    if node.exclusive_minimum is not None:
+        xlo = node.exclusive_minimum
+        checks.append(lambda v: v > xlo)
+    if node.maximum is not None:
+        hi = node.maximum
+        checks.append(lambda v: v <= hi)
+    if node.exclusive_maximum is not None:
+        xhi = node.exclusive_maximum
+        checks.append(lambda v: v < xhi)
+    if node.multiple_of is not None:
+        step = node.multiple_of
+        checks.append(lambda v: _multiple(v, step))
+    checks.extend(_format(c, node.format))
+    kind = _is_integer if isinstance(node, IntegerNode) else _is_number
+    implied_kind = _is_number  # an implied number's bounds apply to every number
+    return _typed(implied_kind if node.implied else kind, node.implied, checks)
+
+
+def _multiple(value: Any, step: int | float) -> bool:
+    """Whether ``value`` is a multiple of ``step``, with jsonschema's arithmetic."""
+    if isinstance(step, float):
+        quotient = value / step
+        try:
+            return bool(int(quotient) == quotient)
+        except OverflowError:
+            return (Fraction(value) / Fraction(step)).denominator == 1
+    return not bool(value % step)
+
+
+def _string(c: _Compiler, node: Node, depth: int) -> Check:
+    assert isinstance(node, StringNode)
+    checks: list[Check] = []
+    if node.min_length is not None:
+        shortest = node.min_length
+        checks.append(lambda v: len(v) >= shortest)
+    if node.max_length is not None:
+        longest = node.max_length
+        checks.append(lambda v: len(v) <= longest)
+    if node.pattern is not None:
+        search = re.compile(node.pattern).search
+        checks.append(lambda v: search(v) is not None)
+    checks.extend(_format(c, node.format))
+    return _typed(lambda v: isinstance(v, str), node.implied, checks)
+
+
+def _array(c: _Compiler, node: Node, depth: int) -> Check:
+    assert isinstance(node, ArrayNode)
+    checks: list[Check] = []
+    if node.min_items is not None:
+        fewest = node.min_items
+        checks.append(lambda v: len(v) >= fewest)
+    if node.max_items is not None:
+        most = node.max_items
+        checks.append(lambda v: len(v) <= most)
+    prefix = tuple(c.compile(p, depth + 1) for p in node.prefix_items)
+    items = c.compile(node.items, depth + 1)
+    if prefix:
+        size = len(prefix)
+
+        def positions(v: list[Any]) -> bool:
+            for check, x in zip(prefix, v, strict=False):
+                if not check(x):
+                    return False
+            return items is _always or all(items(x) for x in v[size:])
+
+        checks.append(positions)
+    elif items is not _always:
+        checks.append(lambda v: all(items(x) for x in v))
+    if node.unique_items:
+        checks.append(_unique)
+    if node.contains is not None:
+        checks.append(_contains(c.compile(node.contains, depth + 1), node))
+    return _typed(lambda v: isinstance(v, list), node.implied, checks)
+
+
+def _unique(v: list[Any]) -> bool:
+    buckets: dict[int, list[Any]] = {}
+    for x in v:
+        same = buckets.setdefault(json_hash(x), [])
+        if any(json_equal(x, y) for y in same):
+            return False
+        same.append(x)
     return True
 
 
-Maker = Callable[[Any, Mapping[str, Any], "FormatCheck | None", int], "Check | None"]
+def _contains(match: Check, node: ArrayNode) -> Check:
+    fewest = 1 if node.min_contains is None else node.min_contains
+    most = node.max_contains
+
+    def check(v: list[Any]) -> bool:
+        n = sum(1 for x in v if match(x))
+        return n >= fewest and (most is None or n <= most)
+
+    return check
 
 
-def _type(value: Any, *_: Any) -> Check:
-    names = [value] if isinstance(value, str) else value
-    if not isinstance(names, list) or not all(isinstance(n, str) and n in _TYPES for n in names):
-        raise _Unsupported
-    if len(names) == 1:
-        return _TYPES[names[0]]
-    checks = [_TYPES[n] for n in names]
-    return lambda v: any(c(v) for c in checks)
+def _object(c: _Compiler, node: Node, depth: int) -> Check:
+    assert isinstance(node, ObjectNode)
+    checks: list[Check] = []
+    if node.required:
+        keys = frozenset(node.required)
+        checks.append(lambda v: keys <= v.keys())
+    if node.min_properties is not None:
+        fewest = node.min_properties
+        checks.append(lambda v: len(v) >= fewest)
+    if node.max_properties is not None:
+        most = node.max_properties
+        checks.append(lambda v: len(v) <= most)
+    props = {p.name: c.compile(p.node, depth + 1) for p in node.properties}
+    patterns = tuple(
+        (re.compile(pattern).search, c.compile(sub, depth + 1))
+        for pattern, sub in node.pattern_properties
+    )
+    extra: Check | None = None
+    if not isinstance(node.additional, AnyNode) or node.additional.annotations():
+        extra = c.compile(node.additional, depth + 1)
+        if extra is _always:
+            extra = None
+    if patterns or extra is not None or any(p is not _always for p in props.values()):
+        checks.append(_members(props, patterns, extra))
+    if node.property_names is not None:
+        names = c.compile(node.property_names, depth + 1)
+        if names is not _always:
+            checks.append(lambda v: all(names(k) for k in v))
+    return _typed(lambda v: isinstance(v, dict), node.implied, checks)
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Exactly equal scalars (``1`` is not ``True``); containers are left to jsonschema."""
-    return type(a) is type(b) and isinstance(a, _SCALARS) and a == b
-
-
-def _enum(value: Any, *_: Any) -> Check:
-    if not isinstance(value, list):
-        raise _Unsupported
-    options = list(value)
-    return lambda v: any(_same(v, o) for o in options)
-
-
-def _const(value: Any, *_: Any) -> Check:
-    return lambda v: _same(v, value)
-
-
-def _bound(op: Callable[[Any, Any], bool]) -> Maker:
-    def make(limit: Any, *_: Any) -> Check:
-        if not _is_number(limit):
-            raise _Unsupported
-        return lambda v: not _is_number(v) or op(v, limit)
-
-    return make
-
-
-def _length(op: Callable[[int, int], bool], kind: type[Sized]) -> Maker:
-    def make(limit: Any, *_: Any) -> Check:
-        if not isinstance(limit, int) or isinstance(limit, bool):
-            raise _Unsupported
-        return lambda v: not isinstance(v, kind) or op(len(v), limit)
-
-    return make
-
-
-def _pattern(value: Any, *_: Any) -> Check:
-    if not isinstance(value, str):
-        raise _Unsupported
-    try:
-        search = re.compile(value).search
-    except re.error:
-        raise _Unsupported from None
-    return lambda v: not isinstance(v, str) or search(v) is not None
-
-
-def _format(value: Any, _schema: Any, formats: FormatCheck | None, _depth: int) -> Check:
-    if formats is None or not isinstance(value, str):
-        raise _Unsupported
-    check = formats
-    return lambda v: check(v, value)
-
-
-def _items(value: Any, _schema: Any, formats: FormatCheck | None, depth: int) -> Check:
-    item = _compile(value, formats, depth + 1)
-    if item is _always:
-        return _always
-    return lambda v: not isinstance(v, list) or all(item(x) for x in v)
-
-
-def _properties(
-    value: Any, schema: Mapping[str, Any], formats: FormatCheck | None, depth: int
+def _members(
+    props: dict[str, Check],
+    patterns: tuple[tuple[Callable[[str], Any], Check], ...],
+    extra: Check | None,
 ) -> Check:
-    if not isinstance(value, Mapping):
-        raise _Unsupported
-    props = {k: _compile(s, formats, depth + 1) for k, s in value.items()}
-    extra_schema = schema.get("additionalProperties", True)
-    closed = extra_schema is False
-    extra = None if extra_schema is True or closed else _compile(extra_schema, formats, depth + 1)
-
-    def check(v: Any) -> bool:
-        if not isinstance(v, dict):
-            return True
+    def check(v: dict[str, Any]) -> bool:
         for key, item in v.items():
             prop = props.get(key)
-            if prop is not None:
-                if not prop(item):
-                    return False
-            elif closed or (extra is not None and not extra(item)):
+            matched = prop is not None
+            if prop is not None and not prop(item):
+                return False
+            for search, sub in patterns:
+                if search(key) is not None:
+                    matched = True
+                    if not sub(item):
+                        return False
+            if not matched and extra is not None and not extra(item):
                 return False
         return True
 
     return check
 
 
-def _additional(
-    value: Any, schema: Mapping[str, Any], formats: FormatCheck | None, depth: int
-) -> Check | None:
-    if "properties" in schema:
-        return None  # handled with the properties
-    if value is False:
-        return lambda v: not isinstance(v, dict) or not v
-    extra = _compile(value, formats, depth + 1)
-    return lambda v: not isinstance(v, dict) or all(extra(x) for x in v.values())
+def _enum(c: _Compiler, node: Node, depth: int) -> Check:
+    assert isinstance(node, EnumNode)
+    values = node.values
+    if all(isinstance(x, str) for x in values):
+        members = frozenset(values)
+        return lambda v: isinstance(v, str) and v in members
+    return lambda v: any(json_equal(v, x) for x in values)
 
 
-def _required(value: Any, *_: Any) -> Check:
-    if not isinstance(value, list) or not all(isinstance(k, str) for k in value):
-        raise _Unsupported
-    keys = frozenset(value)
-    return lambda v: not isinstance(v, dict) or keys <= v.keys()
+def _const(c: _Compiler, node: Node, depth: int) -> Check:
+    assert isinstance(node, ConstNode)
+    value = node.value
+    return lambda v: json_equal(v, value)
 
 
-def _any_of(value: Any, _schema: Any, formats: FormatCheck | None, depth: int) -> Check:
-    if not isinstance(value, list) or not value:
-        raise _Unsupported
-    options = [_compile(s, formats, depth + 1) for s in value]
+def _union(c: _Compiler, node: Node, depth: int) -> Check:
+    assert isinstance(node, UnionNode)
+    options = tuple(c.compile(o, depth + 1) for o in node.options)
+    if node.one_of:  # every compiled check is exact: exactly one option holds
+        return lambda v: sum(1 for o in options if o(v)) == 1
+    if any(o is _always for o in options):
+        return _always
     return lambda v: any(o(v) for o in options)
 
 
-def _all_of(value: Any, _schema: Any, formats: FormatCheck | None, depth: int) -> Check:
-    if not isinstance(value, list) or not value:
-        raise _Unsupported
-    parts = [_compile(s, formats, depth + 1) for s in value]
-    return lambda v: all(p(v) for p in parts)
+def _intersection(c: _Compiler, node: Node, depth: int) -> Check:
+    assert isinstance(node, IntersectionNode)
+    return _all([c.compile(p, depth + 1) for p in node.parts])
 
 
-_KEYWORDS: dict[str, Maker] = {
-    "type": _type,
-    "enum": _enum,
-    "const": _const,
-    "minimum": _bound(lambda v, m: v >= m),
-    "maximum": _bound(lambda v, m: v <= m),
-    "exclusiveMinimum": _bound(lambda v, m: v > m),
-    "exclusiveMaximum": _bound(lambda v, m: v < m),
-    "minLength": _length(lambda n, m: n >= m, str),
-    "maxLength": _length(lambda n, m: n <= m, str),
-    "minItems": _length(lambda n, m: n >= m, list),
-    "maxItems": _length(lambda n, m: n <= m, list),
-    "minProperties": _length(lambda n, m: n >= m, dict),
-    "maxProperties": _length(lambda n, m: n <= m, dict),
-    "pattern": _pattern,
-    "format": _format,
-    "items": _items,
-    "properties": _properties,
-    "additionalProperties": _additional,
-    "required": _required,
-    "anyOf": _any_of,
-    "allOf": _all_of,
+Maker = Callable[[_Compiler, Node, int], Check]
+
+_MAKERS: dict[type[Node], Maker] = {
+    AnyNode: lambda c, n, d: _always,
+    NeverNode: lambda c, n, d: _never,
+    NullNode: _null,
+    BooleanNode: _boolean,
+    IntegerNode: _numeric,
+    NumberNode: _numeric,
+    StringNode: _string,
+    ArrayNode: _array,
+    ObjectNode: _object,
+    EnumNode: _enum,
+    ConstNode: _const,
+    UnionNode: _union,
+    IntersectionNode: _intersection,
+    RefNode: _Compiler.ref,
 }

@@ -41,10 +41,11 @@ import docstring_parser
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined, to_jsonable_python
 
+from sktypes._identity import IdentityCache
 from sktypes.errors import IntrospectionError
 from sktypes.jsondoc import JsonDocument
 from sktypes.schema._types import type_schema
-from sktypes.views import FunctionView, ParameterView, ReturnParameterView
+from sktypes.views import FunctionView, ParameterView, ReturnParameterView, view_type_of
 
 __all__ = [
     "KernelFunctionInfo",
@@ -351,20 +352,16 @@ def _absorb_field(meta: _Meta, field: FieldInfo) -> FieldInfo:
         meta.factory = typing.cast(Callable[[], Any], field.default_factory)
     if field.default is PydanticUndefined and field.default_factory is None:
         return field
-    hit = _CLONES.get(id(field))
-    if hit is not None and hit[0] is field:
-        return hit[1]  # one clone per Field object keeps the per-type schema cache hitting
+    hit = _CLONES.get(field)
+    if hit is not None:
+        return hit  # one clone per Field object keeps the per-type schema cache hitting
     clone = copy.copy(field)  # pydantic refuses defaults inside Annotated
     clone.default = PydanticUndefined
     clone.default_factory = None
-    if len(_CLONES) > _CLONE_LIMIT:
-        _CLONES.clear()
-    _CLONES[id(field)] = (field, clone)
-    return clone
+    return _CLONES.put(field, clone)
 
 
-_CLONE_LIMIT = 4096
-_CLONES: dict[int, tuple[FieldInfo, FieldInfo]] = {}
+_CLONES: IdentityCache[FieldInfo, FieldInfo] = IdentityCache(4096)
 
 
 def _parameter(param: inspect.Parameter, hint: Any, doc: str | None, where: str) -> ParameterView:
@@ -388,6 +385,7 @@ def _parameter(param: inspect.Parameter, hint: Any, doc: str | None, where: str)
         name=param.name,
         description=meta.description or doc,
         default_value=default,
+        type=view_type_of(base_schema),  # the cached type schema: its model is cached too
         is_required=required,
         native_type=hint,
         schema=schema,

@@ -21,6 +21,22 @@ from pydantic_core import to_jsonable_python
 
 from sktypes.errors import SktypesError
 from sktypes.jsondoc import JsonDocument, thaw
+from sktypes.schema._nodes import (
+    AnyNode,
+    ArrayNode,
+    BooleanNode,
+    ConstNode,
+    EnumNode,
+    IntegerNode,
+    IntersectionNode,
+    Node,
+    NullNode,
+    NumberNode,
+    ObjectNode,
+    RefNode,
+    StringNode,
+    UnionNode,
+)
 
 __all__ = [
     "FunctionView",
@@ -46,41 +62,45 @@ class ParameterViewType(enum.StrEnum):
 _TYPES = {t.value: t for t in ParameterViewType}
 
 
-def view_type_of(schema: Mapping[str, Any] | None) -> ParameterViewType | None:
+def view_type_of(schema: Mapping[str, Any] | JsonDocument | None) -> ParameterViewType | None:
     """Return the single JSON type a schema admits (ignoring ``null``), or ``None``.
 
     ``{"type": ["string", "null"]}`` and ``anyOf: [{type: string}, {type: null}]`` are
-    ``STRING``; a ``$ref`` to an object is ``OBJECT``; a real union is ``None``.
+    ``STRING``; a ``$ref`` to an object is ``OBJECT``; a real union is ``None``. Read
+    through the schema model (:func:`sktypes.schema.parse`).
     """
-    if not schema or not isinstance(schema, Mapping):
-        return None  # {} or a boolean schema: any JSON type
-    t = schema.get("type")
-    if isinstance(t, str):
-        return _TYPES.get(t)
-    if isinstance(t, (list, tuple)):
-        non_null = [x for x in t if x != "null"]
-        if len(non_null) == 1:
-            return _TYPES.get(non_null[0])
-        return ParameterViewType.NULL if not non_null else None
-    if "properties" in schema:
-        return ParameterViewType.OBJECT
-    if "items" in schema or "prefixItems" in schema:
-        return ParameterViewType.ARRAY
-    if "enum" in schema or "const" in schema:
-        values = list(schema.get("enum", ())) + ([schema["const"]] if "const" in schema else [])
+    from sktypes.schema import parse
+
+    if not isinstance(schema, (Mapping, JsonDocument)):
+        return None  # a boolean schema: any JSON type
+    return _view_type(parse(schema).root, 0)
+
+
+def _view_type(node: Node, depth: int) -> ParameterViewType | None:
+    if depth > 32:
+        return None
+    if isinstance(node, RefNode):
+        target = node.target
+        return _view_type(target, depth + 1) if not isinstance(target, AnyNode) else None
+    if isinstance(node, (ObjectNode, ArrayNode)):
+        return _TYPES[node.kind]  # an implied object or array counts (properties, items)
+    if isinstance(node, (StringNode, IntegerNode, NumberNode)):
+        return None if node.implied else _TYPES[node.kind]
+    if isinstance(node, (NullNode, BooleanNode)):
+        return _TYPES[node.kind]
+    if isinstance(node, (EnumNode, ConstNode)):
+        values = node.values if isinstance(node, EnumNode) else (node.value,)
         kinds = {_json_kind(v) for v in values}
         return kinds.pop() if len(kinds) == 1 else None
-    ref = schema.get("$ref")
-    if isinstance(ref, str):
-        defs = schema.get("$defs") or {}
-        target = defs.get(ref.rsplit("/", 1)[-1]) if ref.startswith("#/$defs/") else None
-        return view_type_of(target) if target is not None else ParameterViewType.OBJECT
-    for key in ("anyOf", "oneOf"):
-        options = schema.get(key)
-        if options:
-            kinds2 = {view_type_of(o) for o in options} - {ParameterViewType.NULL}
-            return kinds2.pop() if len(kinds2) == 1 else None
-    return None
+    if isinstance(node, UnionNode):
+        found = {_view_type(o, depth + 1) for o in node.options} - {ParameterViewType.NULL}
+        if not found and node.nullable:
+            return ParameterViewType.NULL
+        return found.pop() if len(found) == 1 else None
+    if isinstance(node, IntersectionNode):
+        found = {_view_type(p, depth + 1) for p in node.parts} - {None}
+        return found.pop() if len(found) == 1 else None
+    return None  # any, never, opaque
 
 
 def _json_kind(v: Any) -> ParameterViewType | None:
@@ -149,7 +169,7 @@ class ParameterView:
     ) -> None:
         doc = _doc(schema)
         if type is None and doc is not None:
-            type = view_type_of(doc.value)
+            type = view_type_of(doc)
         setter = object.__setattr__
         setter(self, "name", name)
         setter(self, "description", description)
@@ -236,7 +256,7 @@ class ReturnParameterView:
     ) -> None:
         doc = _doc(schema)
         if type is None and doc is not None:
-            type = view_type_of(doc.value)
+            type = view_type_of(doc)
         setter = object.__setattr__
         setter(self, "description", description)
         setter(self, "type", type)

@@ -3,23 +3,34 @@
 - Enums by member *name* (``"HIGH"`` for ``Priority.HIGH = 3``), after pydantic refused
   the value: a documented fallback, tried only when the text names exactly one member.
 - For JSON Schema targets, numeric and boolean strings where the schema wants a number,
-  an integer or a boolean (pydantic does this itself for type targets).
+  an integer or a boolean (pydantic does this itself for type targets), read from the
+  schema model: the string's place admits no string but a number, integer or boolean.
 """
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import enum
+import re
 import typing
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import typing_extensions
-from jsonschema import Draft202012Validator
 from pydantic import BaseModel, ValidationError
 
 from sktypes.hydration._errors import data_path
+from sktypes.jsondoc import json_equal
+from sktypes.schema._merge import kinds_of
+from sktypes.schema._nodes import (
+    ArrayNode,
+    IntersectionNode,
+    Node,
+    ObjectNode,
+    RefNode,
+    UnionNode,
+    json_kind,
+)
 
 __all__ = ["coerce_schema_strings", "enum_classes", "enum_name_fix"]
 
@@ -93,9 +104,11 @@ def enum_name_fix(exc: ValidationError, data: Any, enums: Sequence[type[enum.Enu
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
+_MAX_CANDIDATES = 8
+_MAX_DEPTH = 64
 
 
-def _coerce(text: str, wanted: Sequence[str]) -> tuple[bool, Any]:
+def _coerce(text: str, wanted: frozenset[str]) -> tuple[bool, Any]:
     s = text.strip()
     if "integer" in wanted:
         try:
@@ -117,31 +130,99 @@ def _coerce(text: str, wanted: Sequence[str]) -> tuple[bool, Any]:
     return False, None
 
 
-def coerce_schema_strings(validator: Draft202012Validator, value: Any) -> Any | None:
-    """Turn numeric/boolean strings the schema refuses into numbers/booleans.
+def coerce_schema_strings(node: Node, value: Any) -> list[Any]:
+    """Copies of ``value`` with numeric/boolean strings turned into what ``node`` wants.
 
-    Returns the coerced copy, or ``None`` when no string could be coerced.
+    A string is coerced where the schema admits no string there but a number, an integer
+    or a boolean; through objects, arrays, references, intersections and unions (one
+    candidate per union option that fits the value's shape). Returns the candidates that
+    differ from ``value`` (at most a few), for the caller to validate; empty when no
+    string could be coerced.
     """
-    try:
-        errors = list(validator.iter_errors(value))
-    except (Exception, RecursionError):
-        return None
-    todo: list[Any] = []
-    for err in errors:
-        todo.extend(err.context or ())
-        todo.append(err)
-    out = copy.deepcopy(value)
-    changed = False
-    for err in todo:
-        if err.validator != "type" or not isinstance(err.instance, str):
-            continue
-        wanted = err.validator_value
-        wanted = [wanted] if isinstance(wanted, str) else list(wanted)
-        ok, new = _coerce(err.instance, wanted)
-        if ok:
-            try:
-                out = _set(out, list(err.absolute_path), new)
-            except (KeyError, IndexError, TypeError):
-                continue
-            changed = True
-    return out if changed else None
+    out: list[Any] = []
+    for candidate in _candidates(node, value, 0):
+        if candidate is not value and not any(json_equal(candidate, c) for c in out):
+            out.append(candidate)
+            if len(out) >= _MAX_CANDIDATES:
+                break
+    return out
+
+
+def _candidates(node: Node, value: Any, depth: int) -> Iterator[Any]:
+    """``value`` as ``node`` would have it (``value`` itself when nothing changes)."""
+    if depth > _MAX_DEPTH:
+        yield value
+        return
+    if isinstance(node, RefNode):
+        yield from _candidates(node.target, value, depth + 1)
+        return
+    if isinstance(value, str):
+        kinds = kinds_of(node, _resolve)
+        if "string" not in kinds and kinds & _COERCIBLE:
+            ok, new = _coerce(value, kinds)
+            yield new if ok else value
+        else:
+            yield value
+        return
+    if isinstance(node, UnionNode):
+        shaped = [o for o in node.options if _fits_shape(o, value)]
+        for option in shaped or node.options[:1]:
+            yield from _candidates(option, value, depth + 1)
+        return
+    if isinstance(node, IntersectionNode):
+        current = [value]
+        for part in node.parts:
+            current = [c for v in current for c in _candidates(part, v, depth + 1)][
+                :_MAX_CANDIDATES
+            ]
+        yield from current
+        return
+    if isinstance(value, dict) and isinstance(node, ObjectNode):
+        yield _object(node, value, depth)
+    elif isinstance(value, list) and isinstance(node, ArrayNode):
+        yield _array(node, value, depth)
+    else:
+        yield value
+
+
+def _object(node: ObjectNode, value: dict[str, Any], depth: int) -> dict[str, Any]:
+    out = value
+    for key, item in value.items():
+        prop = node.prop(key)
+        if prop is not None:
+            child: Node = prop.node
+        else:
+            matching = [sub for pattern, sub in node.pattern_properties if re.search(pattern, key)]
+            child = matching[0] if matching else node.additional
+        new = next(_candidates(child, item, depth + 1))
+        if new is not item:
+            if out is value:
+                out = dict(value)
+            out[key] = new
+    return out
+
+
+def _array(node: ArrayNode, value: list[Any], depth: int) -> list[Any]:
+    out = value
+    for i, item in enumerate(value):
+        child = node.prefix_items[i] if i < len(node.prefix_items) else node.items
+        new = next(_candidates(child, item, depth + 1))
+        if new is not item:
+            if out is value:
+                out = list(value)
+            out[i] = new
+    return out
+
+
+def _fits_shape(node: Node, value: Any) -> bool:
+    """Whether ``node`` may admit values of ``value``'s JSON type."""
+    kind = json_kind(value)
+    kinds = kinds_of(node, _resolve)
+    return kind in kinds or (kind == "integer" and "number" in kinds)
+
+
+def _resolve(ref: RefNode) -> Node | None:
+    return ref.target
+
+
+_COERCIBLE = frozenset({"integer", "number", "boolean"})

@@ -16,7 +16,6 @@ from __future__ import annotations
 import abc
 import copy
 import enum
-import weakref
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,12 +25,14 @@ import typing_extensions
 from jsonschema import Draft202012Validator
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
+from sktypes._identity import IdentityCache, ValueCache
 from sktypes.errors import ErrorDetail, SktypesError, snippet
 from sktypes.hydration._coerce import coerce_schema_strings, enum_classes, enum_name_fix
 from sktypes.hydration._errors import Invalid, details_from_pydantic, path_of
 from sktypes.hydration._partial import partial_schema, partial_type
-from sktypes.jsondoc import FrozenDict, JsonDocument, thaw
-from sktypes.schema import compat_type, type_adapter
+from sktypes.jsondoc import JsonDocument, thaw
+from sktypes.schema import SchemaModel, compat_type, parse, type_adapter
+from sktypes.schema._merge import kinds_of
 from sktypes.views import FunctionView, ParameterView, ReturnParameterView
 
 __all__ = [
@@ -181,14 +182,21 @@ _FORMATS = Draft202012Validator.FORMAT_CHECKER
 
 
 class SchemaTarget(Target):
-    """A JSON Schema: the value is validated with jsonschema and returned as JSON."""
+    """A JSON Schema: the value is validated with jsonschema and returned as JSON.
 
-    def __init__(self, schema: Mapping[str, Any] | bool, name: str = "value") -> None:
-        plain = thaw(schema) if isinstance(schema, Mapping) else schema
+    The schema model (:func:`sktypes.schema.parse`) says where lax mode may coerce a
+    string, and whether the target takes text as it is.
+    """
+
+    def __init__(
+        self, schema: Mapping[str, Any] | bool | JsonDocument, name: str = "value"
+    ) -> None:
+        self.model = parse(schema)
+        plain = self.model.document.to_python()
         self.schema = plain
         self.name = name
         self.validator = Draft202012Validator(plain, format_checker=_FORMATS)
-        self.accepts_text = isinstance(plain, dict) and plain.get("type") == "string"
+        self.accepts_text = kinds_of(self.model.root, _target) == {"string"}
         self._partial: SchemaTarget | None = None
 
     def from_json(self, raw: str | bytes, strict: bool) -> Any:
@@ -199,9 +207,9 @@ class SchemaTarget(Target):
         """Validate against the schema; in lax mode numeric/boolean strings are coerced."""
         details = self.problems(value)
         if details and not strict:
-            fixed = coerce_schema_strings(self.validator, value)
-            if fixed is not None and not self.problems(fixed):
-                return fixed
+            for fixed in coerce_schema_strings(self.model.root, value):
+                if self.validator.is_valid(fixed):
+                    return fixed
         if details:
             raise Invalid(details)
         return value
@@ -366,12 +374,12 @@ def _safe_loads(raw: str | bytes) -> Any:
 
 # --- dispatch and caches -------------------------------------------------------------
 
-_TYPES: dict[Any, TypeTarget] = {}
-_SCHEMAS: dict[bytes, SchemaTarget] = {}
-_VIEWS: weakref.WeakKeyDictionary[FunctionView, tuple[tuple[int, ...], FunctionTarget]] = (
-    weakref.WeakKeyDictionary()
-)
-_LIMIT = 2048
+_TYPES: ValueCache[Any, TypeTarget] = ValueCache(2048)
+_SCHEMAS: IdentityCache[SchemaModel, dict[str, SchemaTarget]] = IdentityCache(2048)
+_VIEWS: IdentityCache[FunctionView, FunctionTarget] = IdentityCache(2048)
+"""The same view object again (a kernel function's): found by identity, without hashing."""
+_EQUAL_VIEWS: ValueCache[tuple[FunctionView, tuple[int, ...]], FunctionTarget] = ValueCache(2048)
+"""An equal view with the same native types (a method bound again): one target."""
 
 
 def _type_target(tp: Any) -> TypeTarget:
@@ -380,45 +388,37 @@ def _type_target(tp: Any) -> TypeTarget:
     except TypeError:  # unhashable type expression
         return TypeTarget(tp)
     if hit is None:
-        if len(_TYPES) >= _LIMIT:
-            _TYPES.clear()
-        hit = _TYPES[tp] = TypeTarget(tp)
+        hit = _TYPES.put(tp, TypeTarget(tp))
     return hit
 
 
-def _default(obj: Any) -> Any:
-    if isinstance(obj, FrozenDict):
-        return dict(obj)
-    raise TypeError
-
-
-def _schema_target(schema: Mapping[str, Any] | bool, name: str = "value") -> SchemaTarget:
-    key = orjson.dumps(schema, default=_default, option=orjson.OPT_SORT_KEYS)
-    hit = _SCHEMAS.get(key)
+def _schema_target(
+    schema: Mapping[str, Any] | bool | JsonDocument, name: str = "value"
+) -> SchemaTarget:
+    model = parse(schema)
+    by_name = _SCHEMAS.get(model)
+    if by_name is None:
+        by_name = _SCHEMAS.put(model, {})
+    hit = by_name.get(name)
     if hit is None:
-        if len(_SCHEMAS) >= _LIMIT:
-            _SCHEMAS.clear()
-        hit = _SCHEMAS[key] = SchemaTarget(schema, name)
+        hit = by_name[name] = SchemaTarget(model.document, name)
     return hit
-
-
-_BY_ID: dict[int, tuple[FunctionView, FunctionTarget]] = {}
-"""The same view object again (a kernel function's): found by identity, without hashing."""
 
 
 def function_target(view: FunctionView) -> FunctionTarget:
-    same = _BY_ID.get(id(view))
-    if same is not None and same[0] is view:
-        return same[1]
-    natives = tuple(id(p.native_type) for p in view.parameters)
+    """The (cached) target of a function view's arguments."""
     hit = _VIEWS.get(view)
-    if hit is None or hit[0] != natives:
-        hit = (natives, FunctionTarget(view))
-        _VIEWS[view] = hit
-    if len(_BY_ID) >= _LIMIT:
-        _BY_ID.clear()
-    _BY_ID[id(view)] = (view, hit[1])
-    return hit[1]
+    if hit is not None:
+        return hit
+    key = (view, tuple(id(p.native_type) for p in view.parameters))
+    equal = _EQUAL_VIEWS.get(key)
+    if equal is None:
+        equal = _EQUAL_VIEWS.put(key, FunctionTarget(view))
+    return _VIEWS.put(view, equal)
+
+
+def _target(ref: Any) -> Any:
+    return ref.target
 
 
 def target_for(target: Any) -> Target:
@@ -431,9 +431,9 @@ def target_for(target: Any) -> Target:
         if target.schema is None:
             return _schema_target({})
         name = target.name if isinstance(target, ParameterView) else "return value"
-        return _schema_target(target.schema.value, name)
+        return _schema_target(target.schema, name)
     if isinstance(target, JsonDocument):
-        return _schema_target(target.value)
+        return _schema_target(target)
     if isinstance(target, (Mapping, bool)):
         return _schema_target(target)  # a JSON Schema (``true``/``false`` are schemas too)
     return _type_target(target)

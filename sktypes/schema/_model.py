@@ -101,6 +101,10 @@ class SchemaModel:
             node = target
         return node
 
+    def can_resolve(self, ref: RefNode) -> bool:
+        """Whether ``ref`` points at a node of this document (else ``resolve`` gives any)."""
+        return ref.ref in self._targets
+
     def definition(self, name: str) -> Node:
         """The definition called ``name`` (``KeyError`` when there is none)."""
         return self.definitions[name]
