@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
 from sktypes.jsondoc import json_equal, json_hash
 from sktypes.schema import parse
+from sktypes.schema._merge import multiple_of
 from sktypes.schema._nodes import (
     AnyNode,
     ArrayNode,
@@ -197,22 +197,11 @@ def _numeric(c: _Compiler, node: Node, depth: int) -> Check:
         checks.append(lambda v: v < xhi)
     if node.multiple_of is not None:
         step = node.multiple_of
-        checks.append(lambda v: _multiple(v, step))
+        checks.append(lambda v: multiple_of(v, step))
     checks.extend(_format(c, node.format))
     kind = _is_integer if isinstance(node, IntegerNode) else _is_number
     implied_kind = _is_number  # an implied number's bounds apply to every number
     return _typed(implied_kind if node.implied else kind, node.implied, checks)
-
-
-def _multiple(value: Any, step: int | float) -> bool:
-    """Whether ``value`` is a multiple of ``step``, with jsonschema's arithmetic."""
-    if isinstance(step, float):
-        quotient = value / step
-        try:
-            return bool(int(quotient) == quotient)
-        except OverflowError:
-            return (Fraction(value) / Fraction(step)).denominator == 1
-    return not bool(value % step)
 
 
 def _string(c: _Compiler, node: Node, depth: int) -> Check:

@@ -23,7 +23,10 @@ from typing import Any, Literal
 import orjson
 
 from sktypes.errors import ManualError, SchemaError
+from sktypes.jsondoc import thaw
+from sktypes.schema import NeverNode, ObjectNode, RefNode, parse
 from sktypes.schema._dialects import to_dialect
+from sktypes.schema._emit import Emitter
 from sktypes.views import FunctionView, ParameterView, ReturnParameterView
 
 __all__ = [
@@ -388,28 +391,7 @@ def _view(
     if not isinstance(name, str) or not name:
         raise ManualError("a tool needs a non-empty 'name'", where=where)
     plugin, func = _split_name(name, separator)
-    schema = dict(params or {"type": "object", "properties": {}})
-    if schema.get("type", "object") != "object":
-        raise ManualError("parameters must be an object schema", where=f"{where}.parameters")
-    defs = schema.get("$defs") or {}
-    required = set(schema.get("required") or ())
-    parameters = []
-    for pname, psub in (schema.get("properties") or {}).items():
-        sub = dict(psub) if isinstance(psub, Mapping) else {}
-        used = _used_defs(sub, defs)
-        if used:
-            sub["$defs"] = {k: defs[k] for k in defs if k in used}
-        parameters.append(
-            ParameterView(
-                name=pname,
-                description=sub.get("description"),
-                default_value=sub.get("default"),
-                is_required=pname in required,
-                schema=sub,
-            )
-        )
-    extra = schema.get("additionalProperties")
-    accepts_extra = extra is not False if not strict_absent_extra else extra not in (None, False)
+    parameters, accepts_extra = _parameters(params, where, strict_absent_extra)
     if ret is None:
         ret = ReturnParameterView(schema=output) if output is not None else ReturnParameterView()
     try:
@@ -425,23 +407,47 @@ def _view(
         raise ManualError(str(exc), where=where) from None
 
 
-def _used_defs(node: Any, defs: Mapping[str, Any]) -> set[str]:
-    """Names of the ``$defs`` that ``node`` reaches, transitively."""
-    used: set[str] = set()
-    stack = [node]
-    while stack:
-        cur = stack.pop()
-        if isinstance(cur, Mapping):
-            ref = cur.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                name = ref[len("#/$defs/") :]
-                if name not in used and name in defs:
-                    used.add(name)
-                    stack.append(defs[name])
-            stack.extend(v for k, v in cur.items() if k != "$defs")
-        elif isinstance(cur, list):
-            stack.extend(cur)
-    return used
+def _parameters(
+    params: Any, where: str, strict_absent_extra: bool
+) -> tuple[list[ParameterView], bool]:
+    """One view per property of the arguments schema, read through the schema model.
+
+    Each parameter's schema is its property's node written back (draft 2020-12), with
+    the definitions it needs under ``$defs``. ``additionalProperties`` left out means
+    "no more" for the formats that say so (planner, Gemini: ``strict_absent_extra``) and
+    "any more" for the others.
+    """
+    if not params:
+        return [], False
+    try:
+        model = parse(params)
+    except SchemaError as exc:
+        raise ManualError(
+            f"parameters are not a JSON Schema: {exc.message}", where=f"{where}.parameters"
+        ) from None
+    root = model.resolve(model.root) if isinstance(model.root, RefNode) else model.root
+    if not isinstance(root, ObjectNode) or (root.implied and not root.properties):
+        raise ManualError("parameters must be an object schema", where=f"{where}.parameters")
+    write = Emitter(model)
+    parameters = []
+    for prop in root.properties:
+        sub = write.emit(prop.node)
+        used = model.definitions_used(prop.node)
+        if used:
+            sub["$defs"] = {name: write.emit(model.definitions[name]) for name in used}
+        node = prop.node
+        parameters.append(
+            ParameterView(
+                name=prop.name,
+                description=node.description,
+                default_value=thaw(node.default) if node.has_default else None,
+                is_required=prop.required,
+                schema=sub,
+            )
+        )
+    said = isinstance(params, Mapping) and "additionalProperties" in params
+    open_ = not isinstance(root.additional, NeverNode)
+    return parameters, open_ and (said or not strict_absent_extra)
 
 
 def from_gemini(schema: Any) -> Any:

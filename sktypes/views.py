@@ -37,6 +37,7 @@ from sktypes.schema._nodes import (
     StringNode,
     UnionNode,
 )
+from sktypes.schema._walk import rename_refs
 
 __all__ = [
     "FunctionView",
@@ -435,9 +436,9 @@ def _combine(parameters: Sequence[ParameterView], accepts_extra: bool) -> dict[s
                 if new != name:
                     renames[name] = new
             if renames:  # rare: rewrite a thawed copy
-                schema = _rename_refs(thaw(schema), renames)
+                schema = rename_refs(thaw(schema), renames)
                 local_defs = {
-                    renames.get(k, k): _rename_refs(thaw(v), renames) for k, v in local_defs.items()
+                    renames.get(k, k): rename_refs(thaw(v), renames) for k, v in local_defs.items()
                 }
             defs.update(local_defs)
         if p.description and "description" not in schema:
@@ -453,21 +454,6 @@ def _combine(parameters: Sequence[ParameterView], accepts_extra: bool) -> dict[s
     if defs:
         out["$defs"] = defs
     return out
-
-
-def _rename_refs(node: Any, renames: Mapping[str, str]) -> Any:
-    if isinstance(node, dict):
-        out = {}
-        for k, v in node.items():
-            if k == "$ref" and isinstance(v, str) and v.startswith("#/$defs/"):
-                name = v[len("#/$defs/") :]
-                out[k] = "#/$defs/" + renames.get(name, name)
-            else:
-                out[k] = _rename_refs(v, renames)
-        return out
-    if isinstance(node, list):
-        return [_rename_refs(v, renames) for v in node]
-    return node
 
 
 def views_by_name(views: Iterable[FunctionView]) -> dict[str, FunctionView]:

@@ -299,9 +299,19 @@ def test_a_type_filters_the_enum_members_it_excludes() -> None:
     assert nullable == UnionNode(options=(EnumNode(values=("a",)), NullNode()))
 
 
-def test_an_enum_beside_constraints_stays_an_intersection() -> None:
-    node = root({"type": "string", "enum": ["a", "bb"], "maxLength": 1})
+def test_an_enum_beside_constraints_keeps_the_members_that_meet_them() -> None:
+    assert root({"type": "string", "enum": ["a", "bb"], "maxLength": 1}) == EnumNode(values=("a",))
+    assert root({"type": "string", "enum": ["a1", "b"], "pattern": "[0-9]"}) == EnumNode(
+        values=("a1",)
+    )
+    numbers = root({"type": "number", "enum": [1, 2.5, 4], "minimum": 2, "multipleOf": 0.5})
+    assert numbers == EnumNode(values=(2.5, 4))
+
+
+def test_an_enum_beside_a_format_stays_an_intersection() -> None:
+    node = root({"type": "string", "enum": ["GET"], "format": "http-method"})
     assert isinstance(node, IntersectionNode)
+    assert node.parts == (StringNode(format="http-method"), EnumNode(values=("GET",)))
 
 
 def test_const_and_enum_meet() -> None:
@@ -617,6 +627,13 @@ def test_every_unsupported_keyword_is_reported_with_its_pointer(keyword: str) ->
 def test_then_and_else_are_reported_beside_if_and_kept_alone() -> None:
     model = parse({"if": {"type": "string"}, "then": {"minLength": 1}, "else": {"type": "null"}})
     assert [u.keyword for u in model.unsupported] == ["if", "then", "else"]
+    node = model.root
+    assert isinstance(node, OpaqueNode) and node.keyword == "if"
+    assert node.as_schema() == {
+        "if": {"type": "string"},
+        "then": {"minLength": 1},
+        "else": {"type": "null"},
+    }
     alone = parse({"then": {"minLength": 1}})
     assert alone.unsupported == () and alone.root == AnyNode(
         extra=FrozenDict({"then": {"minLength": 1}})

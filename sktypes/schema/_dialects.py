@@ -1,9 +1,12 @@
 """Draft 2020-12 schemas → provider dialects: openai-strict, openapi-3.0, gemini.
 
-Each dialect is a pure function of a draft 2020-12 schema (``$defs`` at the root). What a
-dialect cannot carry is dropped and, when it constrains values, written into the
-``description`` so the model still reads it (``(minLength: 3)``); what it cannot express
-at all raises :class:`SchemaError` naming the JSON pointer.
+Each dialect reads the schema through the schema model (:func:`sktypes.schema.parse`) and
+writes it with an :class:`~sktypes.schema._emit.Emitter` of its own: one method per node
+kind, changed where the provider cannot take what 2020-12 says. ``allOf`` parts arrive
+merged (the model merges whatever is exactly mergeable, at any depth). What a dialect
+cannot carry is dropped and, when it constrains values, written into the ``description``
+so the model still reads it (``(minLength: 3)``); what it cannot express at all raises
+:class:`SchemaError` naming the JSON pointer.
 """
 
 from __future__ import annotations
@@ -12,10 +15,31 @@ import copy
 from collections.abc import Callable
 from typing import Any, Literal
 
-from sktypes.errors import SchemaError
-from sktypes.schema._walk import transform
+import orjson
 
-__all__ = ["DIALECTS", "Dialect", "to_dialect"]
+from sktypes.errors import SchemaError
+from sktypes.jsondoc import thaw
+from sktypes.schema._emit import Emitter, describe, is_plain_any, without_null
+from sktypes.schema._merge import kinds_of
+from sktypes.schema._model import SchemaModel
+from sktypes.schema._nodes import (
+    AnyNode,
+    ArrayNode,
+    ConstNode,
+    EnumNode,
+    IntersectionNode,
+    NeverNode,
+    Node,
+    NullNode,
+    ObjectNode,
+    OpaqueNode,
+    RefNode,
+    UnionNode,
+    _Numeric,
+    strip_null,
+)
+
+__all__ = ["DIALECTS", "GEMINI_RECURSION_DEPTH", "Dialect", "to_dialect"]
 
 Dialect = Literal["json-schema", "openai-strict", "openapi-3.0", "gemini"]
 DIALECTS: tuple[Dialect, ...] = ("json-schema", "openai-strict", "openapi-3.0", "gemini")
@@ -127,382 +151,500 @@ _CONSTRAINTS = (
     "uniqueItems",
     "minProperties",
     "maxProperties",
+    "contains",
+    "minContains",
+    "maxContains",
+    "propertyNames",
+    "patternProperties",
+    "contentEncoding",
+    "contentMediaType",
 )
+_NULL = {"type": "null"}
+
+Json = dict[str, Any]
 
 
 def to_dialect(schema: dict[str, Any], dialect: str) -> dict[str, Any]:
     """Return ``schema`` (draft 2020-12) rewritten for ``dialect`` (a new dict)."""
     if dialect == "json-schema":
         return copy.deepcopy(schema)
-    convert = _CONVERTERS.get(dialect)
-    if convert is None:
+    writer = _WRITERS.get(dialect)
+    if writer is None:
         raise SchemaError(f"unknown dialect {dialect!r}; choose one of {', '.join(DIALECTS)}")
-    return convert(_inline_root_ref(copy.deepcopy(schema)))
+    from sktypes.schema import parse
+
+    out: dict[str, Any] = writer(parse(schema)).convert()
+    return out
 
 
-def _inline_root_ref(schema: dict[str, Any]) -> dict[str, Any]:
-    """Replace a root that is only a ``$ref`` (a recursive model) by its definition.
+def _root(model: SchemaModel) -> Node:
+    """The root; a root that is only a reference is written as its definition.
 
-    Dialects want a schema at the root (an object for openai-strict, a Schema Object, not
-    a Reference, for OpenAPI 3.0); references inside keep pointing at ``$defs``.
+    Dialects want a schema at the root (an object for openai-strict, a Schema Object,
+    not a Reference, for OpenAPI 3.0); references inside keep pointing at definitions.
     """
-    name = _defs_name(schema.get("$ref", "")) if isinstance(schema.get("$ref"), str) else None
-    defs = schema.get("$defs", {})
-    if name is None or name not in defs:
-        return schema
-    rest = {k: v for k, v in schema.items() if k not in ("$ref", "$defs")}
-    return {**copy.deepcopy(defs[name]), **rest, "$defs": defs}
+    root = model.root
+    if isinstance(root, RefNode) and model.can_resolve(root):
+        target = model.resolve(root)
+        own = dict(root.annotations())
+        return target.replace(**own) if own else target
+    return root
 
 
-# --- shared helpers -----------------------------------------------------------------
-
-
-def _note(node: dict[str, Any], dropped: dict[str, Any]) -> None:
+def _note(out: Json, dropped: Json) -> None:
     """Move dropped constraints into the description, so the model still reads them."""
     if not dropped:
         return
-    text = ", ".join(f"{k}: {v}" for k, v in dropped.items())
-    desc = node.get("description")
-    node["description"] = f"{desc} ({text})" if desc else f"({text})"
+    text = ", ".join(f"{k}: {_text(v)}" for k, v in dropped.items())
+    desc = out.get("description")
+    out["description"] = f"{desc} ({text})" if desc else f"({text})"
 
 
-def _defs_name(ref: str) -> str | None:
-    return ref[len("#/$defs/") :] if ref.startswith("#/$defs/") else None
+def _text(value: Any) -> str:
+    if isinstance(value, (dict, list)):
+        return orjson.dumps(value).decode()
+    return str(value)
 
 
-def _nullable_parts(node: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-    """Split a schema into (schema without null, whether null was allowed)."""
-    t = node.get("type")
-    if isinstance(t, list) and "null" in t:
-        rest = [x for x in t if x != "null"]
-        out = dict(node)
-        if len(rest) == 1:
-            out["type"] = rest[0]
-        elif rest:
-            out["type"] = rest
-        else:
-            out.pop("type")
-        return out, True
-    options = node.get("anyOf")
-    if isinstance(options, list) and any(_is_null(o) for o in options):
-        rest = [o for o in options if not _is_null(o)]
-        out = {k: v for k, v in node.items() if k != "anyOf"}
-        if len(rest) == 1:
-            inner = rest[0]
-            if "$ref" in inner or set(inner) & set(out):
-                out["anyOf"] = rest
-            else:
-                out.update(inner)
-        elif rest:
-            out["anyOf"] = rest
-        return out, True
-    return node, False
+def _keep(out: Json, allowed: frozenset[str], *, extensions: bool = False) -> Json:
+    """Drop what ``allowed`` does not hold; constraints among it go into the description."""
+    dropped = {
+        k: out.pop(k)
+        for k in list(out)
+        if k not in allowed and not (extensions and k.startswith("x-"))
+    }
+    _note(out, {k: v for k, v in dropped.items() if k in _CONSTRAINTS})
+    return out
 
 
-def _is_null(option: Any) -> bool:
-    """A schema that admits only null, before or after a dialect rewrote it."""
-    return option in ({"type": "null"}, {"enum": [None], "nullable": True}, {"nullable": True})
-
-
-def _tuple_to_items(node: dict[str, Any]) -> None:
-    prefix = node.pop("prefixItems", None)
-    if prefix is None:
+def _tuple_as_items(emitter: Emitter, node: ArrayNode, out: Json) -> None:
+    """``prefixItems`` written as ``items`` (an ``anyOf`` of the positions) and counts."""
+    if not node.prefix_items:
         return
-    extra = node.get("items")
-    options = [*prefix, *([extra] if isinstance(extra, dict) and extra else [])]
-    unique = []
+    out.pop("prefixItems", None)
+    options: list[Any] = [emitter.emit(p) for p in node.prefix_items]
+    if not isinstance(node.items, NeverNode) and not is_plain_any(node.items):
+        options.append(emitter.emit(node.items))
+    unique: list[Any] = []
     for o in options:
         if o not in unique:
             unique.append(o)
-    node["items"] = unique[0] if len(unique) == 1 else {"anyOf": unique}
-    node.setdefault("minItems", len(prefix))
-    if extra is False or "items" not in node or extra is None:
-        node.setdefault("maxItems", len(prefix))
+    out["items"] = unique[0] if len(unique) == 1 else {"anyOf": unique}
+    size = len(node.prefix_items)
+    out["minItems"] = (
+        max(out.get("minItems", 0), size) if node.min_items is None else out["minItems"]
+    )
+    if isinstance(node.items, NeverNode):
+        out["maxItems"] = min(out.get("maxItems", size), size)
+
+
+def _resolver(ref: RefNode) -> Node | None:
+    return ref.target
 
 
 # --- openai-strict ------------------------------------------------------------------
 
 
-def _openai_strict(schema: dict[str, Any]) -> dict[str, Any]:
-    def fix(node: dict[str, Any]) -> dict[str, Any]:
-        if "oneOf" in node:
-            node["anyOf"] = node.pop("oneOf")
-            node.pop("discriminator", None)
-        if "allOf" in node:
-            parts = node.pop("allOf")
-            if len(parts) != 1:
-                raise SchemaError("openai-strict does not accept 'allOf'", where="allOf")
-            node = {**parts[0], **node}
-        if "$ref" in node and len(node) > 1:
-            # "$ref" may not have siblings in strict mode: wrap it in a one-option anyOf
-            node = {"anyOf": [{"$ref": node.pop("$ref")}], **node}
-        _tuple_to_items(node)
-        if node.get("format") is not None and node["format"] not in _OPENAI_FORMATS:
-            _note(node, {"format": node.pop("format")})
-        is_object = node.get("type") == "object" or "properties" in node
-        if is_object:
-            extra = node.get("additionalProperties")
-            if isinstance(extra, dict) or (extra is True and not node.get("properties")):
-                raise SchemaError(
-                    "openai-strict cannot express an object with arbitrary keys (a mapping)",
-                    where="additionalProperties",
-                )
-            props = node.setdefault("properties", {})
-            required = set(node.get("required", ()))
-            for name, sub in list(props.items()):
-                if name not in required:
-                    props[name] = _make_nullable(sub)
-            node["required"] = list(props)
-            node["additionalProperties"] = False
-            node["type"] = "object"
-        dropped = {k: node.pop(k) for k in list(node) if k not in _OPENAI_KEYS}
-        dropped.pop("default", None)
-        dropped.pop("title", None)
-        dropped.pop("examples", None)
-        dropped.pop("discriminator", None)
-        _note(node, {k: v for k, v in dropped.items() if k in _CONSTRAINTS})
-        return node
+class _OpenAIStrict(Emitter):
+    """OpenAI's structured outputs.
 
-    out: dict[str, Any] = transform(schema, fix)
-    if out.get("type") != "object":
-        raise SchemaError("openai-strict needs an object at the root", where="/")
-    return out
+    Every property required (optional ones nullable), objects closed, a fixed keyword
+    and format set, ``$ref`` without siblings.
+    """
+
+    def convert(self) -> Json:
+        out = self.emit(_root(self.model))
+        if out.get("type") != "object":
+            raise SchemaError("openai-strict needs an object at the root", where="/")
+        if self.model.definitions:
+            out["$defs"] = {n: self.emit(d) for n, d in self.model.definitions.items()}
+        return out
+
+    def union(self, node: UnionNode) -> Json:
+        rest, nullable = without_null(node)
+        if nullable and not isinstance(rest, (UnionNode, NeverNode)):
+            return self.optional(rest)  # one form for "X or null": a type list when it can be
+        return {"anyOf": [self.emit(o) for o in node.options]}
+
+    def intersection(self, node: IntersectionNode) -> Json:
+        raise SchemaError("openai-strict does not accept 'allOf'", where=node.pointer or "/")
+
+    def opaque(self, node: OpaqueNode) -> Json:
+        raise SchemaError(
+            f"openai-strict cannot express {node.keyword!r}", where=node.pointer or "/"
+        )
+
+    def never(self, node: NeverNode) -> Json:
+        raise SchemaError(
+            "openai-strict cannot express a schema no value fits", where=node.pointer or "/"
+        )
+
+    def object(self, node: ObjectNode) -> Json:
+        # strict mode closes every object: what undeclared members could hold is lost when
+        # they may hold anything; when they are typed (a mapping), it cannot be said at all
+        if node.pattern_properties or not isinstance(node.additional, (AnyNode, NeverNode)):
+            raise SchemaError(
+                "openai-strict cannot express an object with arbitrary keys (a mapping)",
+                where=_pointer(node, "additionalProperties"),
+            )
+        required = set(node.required)
+        props = {
+            p.name: self.emit(p.node) if p.name in required else self.optional(p.node)
+            for p in node.properties
+        }
+        out: Json = {"type": "object", "properties": props, "required": list(props)}
+        out["additionalProperties"] = False
+        _put_counts(out, node)
+        return out
+
+    def array(self, node: ArrayNode) -> Json:
+        out = super().array(node)
+        _tuple_as_items(self, node, out)
+        if "items" not in out:
+            out["items"] = {}
+        return out
+
+    def optional(self, node: Node) -> Json:
+        """An optional property: required in strict mode, so ``null`` stands for absent."""
+        out = self.emit(node)
+        if "null" in kinds_of(node, _resolver):
+            return out
+        t = out.get("type")
+        if isinstance(t, str) and "enum" not in out and "const" not in out:
+            return {**out, "type": [t, "null"]}
+        if isinstance(t, str) and isinstance(out.get("enum"), list):
+            return {**out, "type": [t, "null"], "enum": [*out["enum"], None]}
+        if isinstance(t, list):
+            return {**out, "type": [*t, "null"]}
+        if "anyOf" in out and set(out) <= {"anyOf", "description"}:
+            return {**out, "anyOf": [*out["anyOf"], dict(_NULL)]}
+        desc = out.pop("description", None)
+        wrapped: Json = {"anyOf": [out, dict(_NULL)]}
+        if desc:
+            wrapped["description"] = desc
+        return wrapped
+
+    def annotate(self, node: Node, out: Json) -> Json:
+        describe(out, node.description)
+        fmt = out.get("format")
+        if fmt is not None and fmt not in _OPENAI_FORMATS:
+            _note(out, {"format": out.pop("format")})
+        _keep(out, _OPENAI_KEYS)
+        if "$ref" in out and len(out) > 1:  # "$ref" may not have siblings in strict mode
+            ref = {"$ref": out.pop("$ref")}
+            out = {"anyOf": [ref], **out}
+        return out
 
 
-def _make_nullable(sub: dict[str, Any]) -> dict[str, Any]:
-    _, already = _nullable_parts(sub)
-    if already:
-        return sub
-    t = sub.get("type")
-    if isinstance(t, str) and "enum" not in sub and "const" not in sub:
-        return {**sub, "type": [t, "null"]}
-    if isinstance(t, list):
-        return {**sub, "type": [*t, "null"]}
-    if "anyOf" in sub and set(sub) <= {"anyOf", "description"}:
-        return {**sub, "anyOf": [*sub["anyOf"], {"type": "null"}]}
-    desc = sub.get("description")
-    inner = {k: v for k, v in sub.items() if k != "description"}
-    out: dict[str, Any] = {"anyOf": [inner, {"type": "null"}]}
-    if desc:
-        out["description"] = desc
-    return out
+def _put_counts(out: Json, node: ObjectNode) -> None:
+    if node.min_properties is not None:
+        out["minProperties"] = node.min_properties
+    if node.max_properties is not None:
+        out["maxProperties"] = node.max_properties
+
+
+def _pointer(node: Node, key: str) -> str:
+    return f"{node.pointer}/{key}" if node.pointer else key
 
 
 # --- openapi-3.0 --------------------------------------------------------------------
 
 
-def _openapi30(schema: dict[str, Any]) -> dict[str, Any]:
-    defs: dict[str, Any] = schema.pop("$defs", {})
-    recursive = _recursive_defs(defs)
+class _OpenAPI30(Emitter):
+    """OpenAPI 3.0's Schema Object.
 
-    def fix(node: dict[str, Any]) -> dict[str, Any]:
-        node.pop("$schema", None)
-        node.pop("$id", None)
-        rest, nullable = _nullable_parts(node)
-        node = dict(rest)
-        t = node.get("type")
-        if isinstance(t, list):
-            node.pop("type")
-            node = {"anyOf": [{"type": x} for x in t], **node}
-        if t == "null":
-            node.pop("type")
-            node["enum"] = [None]
-            nullable = True
-        if "const" in node:
-            node["enum"] = [node.pop("const")]
-        for bound, flag in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
-            if isinstance(node.get(bound), (int, float)) and not isinstance(node[bound], bool):
-                node[flag] = node.pop(bound)
-                node[bound] = True
-        if "examples" in node:
-            examples = node.pop("examples")
-            if isinstance(examples, list) and examples:
-                node["example"] = examples[0]
-        _tuple_to_items(node)
-        if node.get("type") == "array" and "items" not in node:
-            node["items"] = {}
-        if "$ref" in node:
-            name = _defs_name(node["$ref"]) or ""
-            node["$ref"] = f"#/components/schemas/{name}"
-            if len(node) > 1 or nullable:
-                ref = {"$ref": node.pop("$ref")}
-                node = {"allOf": [ref], **node}
-        if nullable:
-            node["nullable"] = True
-        dropped = {
-            k: node.pop(k) for k in list(node) if k not in _OAS30_KEYS and not k.startswith("x-")
-        }
-        _note(node, {k: v for k, v in dropped.items() if k in _CONSTRAINTS})
-        return node
+    ``nullable``, boolean exclusive bounds, one ``example``, references to
+    ``#/components/schemas``; definitions that do not recur are inlined, recursive ones
+    are kept under ``x-components``.
+    """
 
-    converted = {name: transform(sub, fix) for name, sub in defs.items()}
-    out: dict[str, Any] = _inline_refs(
-        transform(schema, fix), converted, keep=recursive, prefix="#/components/schemas/"
-    )
-    if recursive:
-        kept = {
-            n: _inline_refs(converted[n], converted, keep=recursive, prefix="#/components/schemas/")
-            for n in sorted(recursive)
-        }
-        out["x-components"] = {"schemas": kept}
-    return out
+    def __init__(self, model: SchemaModel) -> None:
+        super().__init__(model)
+        # kept as components: recursive definitions, and what a discriminator maps to
+        self.recursive = _recursive_definitions(model) | _mapped_definitions(model)
 
+    def convert(self) -> Json:
+        out = self.emit(_root(self.model))
+        if self.recursive:
+            schemas = {n: self.emit(self.model.definitions[n]) for n in sorted(self.recursive)}
+            out["x-components"] = {"schemas": schemas}
+        return out
 
-# --- gemini -------------------------------------------------------------------------
+    def null(self, node: NullNode) -> Json:
+        return {"enum": [None], "nullable": True}
 
+    def const(self, node: ConstNode) -> Json:
+        out = super().const(node)
+        out["enum"] = [out.pop("const")]
+        return out
 
-def _gemini(schema: dict[str, Any]) -> dict[str, Any]:
-    defs: dict[str, Any] = schema.pop("$defs", {})
+    def numeric(self, node: _Numeric) -> Json:
+        out = super().numeric(node)
+        for exclusive, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+            value = out.pop(exclusive, None)
+            if value is None:
+                continue
+            inclusive = out.get(bound)
+            tighter = (
+                inclusive is None
+                or (bound == "minimum" and value >= inclusive)
+                or (bound == "maximum" and value <= inclusive)
+            )
+            if tighter:
+                out[bound] = value
+                out[exclusive] = True
+        return out
 
-    def fix(node: dict[str, Any]) -> dict[str, Any]:
-        rest, nullable = _nullable_parts(node)
-        node = dict(rest)
-        if "oneOf" in node:
-            node["anyOf"] = node.pop("oneOf")
-        if "allOf" in node and len(node["allOf"]) == 1:
-            node = {**node.pop("allOf")[0], **node}
-        if "const" in node:
-            node["enum"] = [node.pop("const")]
-        for bound, flag in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
-            if bound in node:
-                _note(node, {bound: node[bound]})
-                node[flag] = node.pop(bound)
-        _tuple_to_items(node)
-        t = node.get("type")
-        if isinstance(t, list):
-            node.pop("type")
-            node["anyOf"] = [{"type": x.upper()} for x in t]
-        elif isinstance(t, str):
-            node["type"] = t.upper()
-            if t == "null":
-                node.pop("type")
-                nullable = True
-        if "enum" in node:
-            values = node["enum"]
-            if not all(isinstance(v, str) for v in values):
-                kind = node.get("type") or _enum_type(values)
-                node["enum"] = [str(v) for v in values if v is not None]
-                if None in values:
-                    nullable = True
-                if kind in ("INTEGER", "NUMBER"):
-                    node["type"] = kind
-                    node["format"] = "enum"
-                else:
-                    node["type"] = "STRING"
-            else:
-                node.setdefault("type", "STRING")
-        if node.get("type") == "ARRAY" and "items" not in node:
-            node["items"] = {}
-        if nullable:
-            node["nullable"] = True
-        keep_ref = node.get("$ref")
-        dropped = {k: node.pop(k) for k in list(node) if k not in _GEMINI_KEYS}
-        if keep_ref is not None:
-            node["$ref"] = keep_ref
-        _note(node, {k: v for k, v in dropped.items() if k in _CONSTRAINTS})
-        return node
+    def array(self, node: ArrayNode) -> Json:
+        out = super().array(node)
+        _tuple_as_items(self, node, out)
+        if "items" not in out or out["items"] is False:
+            out["items"] = {} if "items" not in out else {"not": {}}
+        return out
 
-    converted = {name: transform(sub, fix) for name, sub in defs.items()}
-    expanded: dict[str, Any] = transform(_expand(transform(schema, fix), converted, {}), _collapse)
-    return expanded
+    def union(self, node: UnionNode) -> Json:
+        rest, nullable = without_null(node)
+        if not nullable:
+            return super().union(node)
+        if isinstance(rest, UnionNode):
+            out = super().union(rest)
+        elif isinstance(rest, NeverNode):
+            return {"enum": [None], "nullable": True}
+        else:
+            out = self.emit(rest)
+        if "$ref" in out:
+            out = {"allOf": [{"$ref": out.pop("$ref")}], **out}
+        if isinstance(out.get("enum"), list):
+            out["enum"] = [*out["enum"], None]  # listed values are all a value may be
+        out["nullable"] = True
+        return out
+
+    def discriminator(self, d: Any) -> Json:
+        out = super().discriminator(d)
+        if "mapping" in out:
+            out["mapping"] = {
+                value: f"#/components/schemas/{ref.name}" if ref.name else ref.ref
+                for value, ref in d.mapping
+            }
+        return out
+
+    def ref(self, node: RefNode) -> Json:
+        if node.name is not None and node.name in self.recursive:
+            return {"$ref": f"#/components/schemas/{node.name}"}
+        if not self.model.can_resolve(node):
+            raise SchemaError(f"dangling $ref {node.ref!r}", where=node.ref)
+        return self.emit(node.target)
+
+    def opaque(self, node: OpaqueNode) -> Json:
+        if node.keyword == "not":
+            return {"not": thaw(node.value)}
+        raise SchemaError(f"openapi-3.0 cannot express {node.keyword!r}", where=node.pointer or "/")
+
+    def annotate(self, node: Node, out: Json) -> Json:
+        out = super().annotate(node, out)
+        examples = out.pop("examples", None)
+        if isinstance(examples, list) and examples:
+            out["example"] = examples[0]
+        out.pop("$schema", None)
+        out.pop("$id", None)
+        if "$ref" in out and len(out) > 1:
+            out = {"allOf": [{"$ref": out.pop("$ref")}], **out}
+        return _keep(out, _OAS30_KEYS, extensions=True)
 
 
-def _collapse(node: dict[str, Any]) -> dict[str, Any]:
-    """Merge a one-option ``anyOf`` into its node (left behind by inlined ``$ref``s)."""
-    options = node.get("anyOf")
-    if isinstance(options, list) and len(options) == 1 and isinstance(options[0], dict):
-        rest = {k: v for k, v in node.items() if k != "anyOf"}
-        if not set(rest) & set(options[0]) - {"description"}:
-            return {**options[0], **rest}
-    return node
-
-
-def _enum_type(values: list[Any]) -> str:
-    kinds = {type(v) for v in values if v is not None}
-    if kinds <= {int}:
-        return "INTEGER"
-    if kinds <= {int, float}:
-        return "NUMBER"
-    return "STRING"
-
-
-def _expand(node: Any, defs: dict[str, Any], depth: dict[str, int]) -> Any:
-    """Inline ``$ref``s; a definition already expanded N times on this path is cut."""
-    if isinstance(node, list):
-        return [_expand(v, defs, depth) for v in node]
-    if not isinstance(node, dict):
-        return node
-    ref = node.get("$ref")
-    if isinstance(ref, str):
-        name = _defs_name(ref) or ""
-        siblings = {k: v for k, v in node.items() if k != "$ref"}
-        target = defs.get(name)
-        if target is None:
-            raise SchemaError(f"dangling $ref {ref!r}", where=ref)
-        if depth.get(name, 0) >= GEMINI_RECURSION_DEPTH:
-            cut: dict[str, Any] = {"type": target.get("type", "OBJECT")}
-            cut["description"] = f"{name} (recursion cut at depth {GEMINI_RECURSION_DEPTH})"
-            return {**cut, **siblings}
-        inner = _expand(target, defs, {**depth, name: depth.get(name, 0) + 1})
-        return {**inner, **siblings}
-    return {k: _expand(v, defs, depth) if k != "enum" else v for k, v in node.items()}
-
-
-# --- $defs analysis -----------------------------------------------------------------
-
-
-def _refs_in(node: Any) -> set[str]:
-    found: set[str] = set()
-    stack = [node]
-    while stack:
-        cur = stack.pop()
-        if isinstance(cur, dict):
-            ref = cur.get("$ref")
-            if isinstance(ref, str):
-                name = _defs_name(ref)
-                if name is not None:
-                    found.add(name)
-            stack.extend(cur.values())
-        elif isinstance(cur, list):
-            stack.extend(cur)
-    return found
-
-
-def _recursive_defs(defs: dict[str, Any]) -> set[str]:
-    """Names of definitions that can reach themselves through ``$ref``s."""
-    edges = {name: _refs_in(sub) for name, sub in defs.items()}
+def _recursive_definitions(model: SchemaModel) -> set[str]:
+    """Names of definitions that can reach themselves through references."""
+    edges = {name: _refs_in(model, node) for name, node in model.definitions.items()}
     out: set[str] = set()
-    for start in edges:
+    for start, first in edges.items():
         seen: set[str] = set()
-        stack = list(edges[start])
-        while stack:
-            cur = stack.pop()
+        todo = list(first)
+        while todo:
+            cur = todo.pop()
             if cur == start:
                 out.add(start)
                 break
             if cur in seen:
                 continue
             seen.add(cur)
-            stack.extend(edges.get(cur, ()))
+            todo.extend(edges.get(cur, ()))
     return out
 
 
-def _inline_refs(node: Any, defs: dict[str, Any], *, keep: set[str], prefix: str) -> Any:
-    if isinstance(node, list):
-        return [_inline_refs(v, defs, keep=keep, prefix=prefix) for v in node]
+def _mapped_definitions(model: SchemaModel) -> set[str]:
+    """Names of definitions a discriminator's mapping names (they must stay referable)."""
+    names: set[str] = set()
+    for node in model.nodes():
+        d = getattr(node, "discriminator", None)
+        if d is not None:
+            names.update(ref.name for _, ref in d.mapping if ref.name in model.definitions)
+    return names
+
+
+def _refs_in(model: SchemaModel, node: Node) -> set[str]:
+    found: set[str] = set()
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        if isinstance(current, RefNode):
+            if current.name is not None and current.name in model.definitions:
+                found.add(current.name)
+            continue
+        todo.extend(current.children())
+    return found
+
+
+# --- gemini -------------------------------------------------------------------------
+
+
+class _Gemini(Emitter):
+    """Gemini's OpenAPI subset.
+
+    Upper-case types, ``nullable``, string enums, no references (inlined, recursion cut
+    at :data:`GEMINI_RECURSION_DEPTH`).
+    """
+
+    def __init__(self, model: SchemaModel) -> None:
+        super().__init__(model)
+        self.depth: dict[str, int] = {}
+
+    def convert(self) -> Json:
+        out: Json = _collapse(self.emit(_root(self.model)))
+        return out
+
+    def emit(self, node: Node) -> Json:
+        out = super().emit(node)
+        t = out.get("type")
+        if isinstance(t, str):
+            out["type"] = t.upper()
+        return out
+
+    def null(self, node: NullNode) -> Json:
+        return {"nullable": True}
+
+    def union(self, node: UnionNode) -> Json:
+        rest, nullable = without_null(node)
+        if isinstance(rest, UnionNode):
+            out: Json = {"anyOf": [self.emit(o) for o in rest.options]}
+        elif isinstance(rest, NeverNode):
+            out = {}
+        else:
+            out = self.emit(rest)
+        if nullable:
+            out["nullable"] = True
+        return out
+
+    def intersection(self, node: IntersectionNode) -> Json:
+        flat = super().intersection(node)  # siblings that do not meet: one object
+        if "allOf" not in flat:
+            return flat
+        out = self.emit(node.parts[0])
+        rest = [Emitter(self.model).emit(p) for p in node.parts[1:]]
+        _note(out, {"allOf": rest})
+        return out
+
+    def opaque(self, node: OpaqueNode) -> Json:
+        out: Json = {}
+        _note(out, thaw(node.as_schema()))
+        return out
+
+    def never(self, node: NeverNode) -> Json:
+        out: Json = {}
+        _note(out, {"not": {}})
+        return out
+
+    def numeric(self, node: _Numeric) -> Json:
+        out = super().numeric(node)
+        for exclusive, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+            if exclusive in out:
+                _note(out, {exclusive: out[exclusive]})
+                out[bound] = out.pop(exclusive)
+        return out
+
+    def array(self, node: ArrayNode) -> Json:
+        out = super().array(node)
+        _tuple_as_items(self, node, out)
+        if "items" not in out or out["items"] is False:
+            out["items"] = {}
+        return out
+
+    def enum(self, node: EnumNode) -> Json:
+        return _gemini_enum(list(node.values))
+
+    def const(self, node: ConstNode) -> Json:
+        return _gemini_enum([node.value])
+
+    def ref(self, node: RefNode) -> Json:
+        if not self.model.can_resolve(node):
+            raise SchemaError(f"dangling $ref {node.ref!r}", where=node.ref)
+        target = node.target
+        name = node.name or node.ref
+        seen = self.depth.get(name, 0)
+        if seen >= GEMINI_RECURSION_DEPTH:
+            cut: Json = {"type": _gemini_type(target)}
+            cut["description"] = f"{name} (recursion cut at depth {GEMINI_RECURSION_DEPTH})"
+            return cut
+        self.depth[name] = seen + 1
+        try:
+            return self.emit(target)
+        finally:
+            self.depth[name] = seen
+
+    def annotate(self, node: Node, out: Json) -> Json:
+        describe(out, node.description)
+        return _keep(out, _GEMINI_KEYS)
+
+
+def _gemini_enum(values: list[Any]) -> Json:
+    thawed = thaw(values)
+    if all(isinstance(v, str) for v in thawed):
+        return {"type": "STRING", "enum": thawed}
+    present = [v for v in thawed if v is not None]
+    kinds = {type(v) for v in present}
+    out: Json
+    if kinds <= {int}:
+        out = {"type": "INTEGER", "format": "enum"}
+    elif kinds <= {int, float}:
+        out = {"type": "NUMBER", "format": "enum"}
+    else:
+        out = {"type": "STRING"}
+    out["enum"] = [v if isinstance(v, str) else _text(v) for v in present]
+    if len(present) != len(thawed):
+        out["nullable"] = True
+    return out
+
+
+def _gemini_type(node: Node) -> str:
+    inner, _ = strip_null(node)
+    kind = (
+        inner.kind
+        if inner.kind in ("string", "integer", "number", "boolean", "array", "object")
+        else "object"
+    )
+    return kind.upper()
+
+
+def _collapse(node: Any) -> Any:
+    """Merge one-option ``anyOf``s into their node (what inlined references leave)."""
     if not isinstance(node, dict):
         return node
-    ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith(prefix):
-        name = ref[len(prefix) :]
-        if name not in keep and name in defs:
-            siblings = {k: v for k, v in node.items() if k != "$ref"}
-            return {**_inline_refs(defs[name], defs, keep=keep, prefix=prefix), **siblings}
-    return {k: _inline_refs(v, defs, keep=keep, prefix=prefix) for k, v in node.items()}
+    out = dict(node)
+    if isinstance(out.get("properties"), dict):
+        out["properties"] = {k: _collapse(v) for k, v in out["properties"].items()}
+    if isinstance(out.get("items"), dict):
+        out["items"] = _collapse(out["items"])
+    options = out.get("anyOf")
+    if isinstance(options, list):
+        options = out["anyOf"] = [_collapse(o) for o in options]
+        if len(options) == 1 and isinstance(options[0], dict):
+            rest = {k: v for k, v in out.items() if k != "anyOf"}
+            if not set(rest) & set(options[0]) - {"description"}:
+                return {**options[0], **rest}
+    return out
 
 
-_CONVERTERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-    "openai-strict": _openai_strict,
-    "openapi-3.0": _openapi30,
-    "gemini": _gemini,
+_WRITERS: dict[str, Callable[[SchemaModel], Any]] = {
+    "openai-strict": _OpenAIStrict,
+    "openapi-3.0": _OpenAPI30,
+    "gemini": _Gemini,
 }

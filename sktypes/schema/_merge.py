@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any, Final
 
 from sktypes.jsondoc import json_equal
@@ -39,7 +40,7 @@ from sktypes.schema._nodes import (
     json_kind,
 )
 
-__all__ = ["ALL_KINDS", "Resolver", "conjoin", "kinds_of", "make_union"]
+__all__ = ["ALL_KINDS", "Resolver", "conjoin", "kinds_of", "make_union", "multiple_of"]
 
 ALL_KINDS: Final = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
 
@@ -234,8 +235,6 @@ def _distribute(
     elif len(union.options) > _MAX_DISTRIBUTE:
         return None
     options = [_in_order(o, other, ahead, resolve, depth + 1) for o in union.options]
-    if any(isinstance(o, IntersectionNode) for o in options):
-        return None
     return make_union(options, one_of=union.one_of, template=union)
 
 
@@ -247,10 +246,13 @@ def _values(node: EnumNode | ConstNode, other: Node, resolve: Resolver) -> Node 
     elif isinstance(other, (NullNode, BooleanNode)) or _bare(other):
         kinds = _kinds_of_typed(other)
         kept = [v for v in values if json_kind(v) in kinds]
+    elif isinstance(other, (StringNode, _Numeric)) and other.format is None:
+        fits = [_fits(v, other) for v in values]
+        kept = [v for v, ok in zip(values, fits, strict=True) if ok]
     elif isinstance(other, _TYPED) and other.implied and _bare(other.replace(implied=False)):
         kept = values
     else:
-        return None  # the other side's constraints would have to be checked value by value
+        return None  # checking a value against these constraints needs a validator
     if not kept:
         return NeverNode()
     if isinstance(node, ConstNode):
@@ -258,6 +260,40 @@ def _values(node: EnumNode | ConstNode, other: Node, resolve: Resolver) -> Node 
     if isinstance(other, ConstNode):
         return other
     return node.replace(values=tuple(kept))
+
+
+def _fits(value: Any, node: StringNode | _Numeric) -> bool:
+    """Whether a listed value meets a string's or number's constraints (no ``format``)."""
+    if isinstance(node, StringNode):
+        if not isinstance(value, str):
+            return node.implied
+        n = len(value)
+        return (
+            (node.min_length is None or n >= node.min_length)
+            and (node.max_length is None or n <= node.max_length)
+            and (node.pattern is None or re.search(node.pattern, value) is not None)
+        )
+    kind = json_kind(value)
+    if kind not in _kinds_of_typed(node):
+        return node.implied and kind not in ("integer", "number")
+    return (
+        (node.minimum is None or value >= node.minimum)
+        and (node.maximum is None or value <= node.maximum)
+        and (node.exclusive_minimum is None or value > node.exclusive_minimum)
+        and (node.exclusive_maximum is None or value < node.exclusive_maximum)
+        and (node.multiple_of is None or multiple_of(value, node.multiple_of))
+    )
+
+
+def multiple_of(value: int | float, step: int | float) -> bool:
+    """Whether ``value`` is a multiple of ``step``, with jsonschema's arithmetic."""
+    if isinstance(step, float):
+        quotient = value / step
+        try:
+            return bool(int(quotient) == quotient)
+        except OverflowError:
+            return (Fraction(value) / Fraction(step)).denominator == 1
+    return not bool(value % step)
 
 
 # --- typed nodes -------------------------------------------------------------------------

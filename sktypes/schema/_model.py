@@ -9,7 +9,7 @@ from typing import Literal
 
 from sktypes import _pointer
 from sktypes.jsondoc import JsonDocument
-from sktypes.schema._nodes import AnyNode, Node, RefNode
+from sktypes.schema._nodes import AnyNode, Node, OpaqueNode, RefNode
 
 __all__ = ["Flavor", "SchemaModel", "Unsupported"]
 
@@ -105,6 +105,49 @@ class SchemaModel:
         """Whether ``ref`` points at a node of this document (else ``resolve`` gives any)."""
         return ref.ref in self._targets
 
+    def definitions_used(self, node: Node) -> list[str]:
+        """The definitions ``node`` needs, transitively, in document order.
+
+        References among its nodes and in discriminator mappings count, and so do
+        references written inside keywords the model keeps as written (``not``...).
+        """
+        used: set[str] = set()
+        todo = [node]
+        seen: set[int] = set()
+        while todo:
+            current = todo.pop()
+            if id(current) in seen:
+                continue
+            seen.add(id(current))
+            refs: list[str] = []
+            if isinstance(current, RefNode):
+                refs.append(current.ref)
+            discriminator = getattr(current, "discriminator", None)
+            if discriminator is not None:
+                refs.extend(ref.ref for _, ref in discriminator.mapping)
+            if isinstance(current, OpaqueNode):
+                refs.extend(_refs_written(current.value))
+            for ref in refs:
+                name = self._definition_name(ref)
+                if name is not None and name not in used:
+                    used.add(name)
+                    todo.append(self.definitions[name])
+            todo.extend(current.children())
+        return [name for name in self.definitions if name in used]
+
+    def _definition_name(self, ref: str) -> str | None:
+        if not ref.startswith("#"):
+            return None
+        try:
+            tokens = _pointer.split(ref)
+        except _pointer.PointerError:
+            return None
+        if len(tokens) == 2 and tokens[0] in ("$defs", "definitions"):
+            for name in (f"{tokens[0]}/{tokens[1]}", tokens[1]):  # a clash: "definitions/X"
+                if name in self.definitions:
+                    return name
+        return None
+
     def definition(self, name: str) -> Node:
         """The definition called ``name`` (``KeyError`` when there is none)."""
         return self.definitions[name]
@@ -130,3 +173,19 @@ class SchemaModel:
             f"SchemaModel(root={self.root!r}, definitions={list(self.definitions)!r}, "
             f"unsupported={len(self.unsupported)})"
         )
+
+
+def _refs_written(value: object) -> list[str]:
+    """``$ref`` strings inside JSON kept as written (an object's ``$ref`` member)."""
+    found: list[str] = []
+    todo = [value]
+    while todo:
+        current = todo.pop()
+        if isinstance(current, Mapping):
+            ref = current.get("$ref")
+            if isinstance(ref, str):
+                found.append(ref)
+            todo.extend(current.values())
+        elif isinstance(current, (list, tuple)):
+            todo.extend(current)
+    return found

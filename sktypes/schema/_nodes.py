@@ -559,10 +559,17 @@ class OpaqueNode(Node):
 
     Attributes:
         keyword: the keyword (``not``).
-        value: its value, frozen JSON.
+        value: its value, frozen JSON; for ``if``, an object holding ``if`` and the
+            ``then``/``else`` beside it (they only mean something together).
     """
 
     kind: ClassVar[str] = "opaque"
+
+    def as_schema(self) -> FrozenDict:
+        """The keywords as written, as one schema object."""
+        if self.keyword == "if":
+            return self.value if isinstance(self.value, FrozenDict) else FrozenDict()
+        return FrozenDict({self.keyword: self.value})
 
     keyword: str = ""
     value: Any = None

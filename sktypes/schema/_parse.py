@@ -399,6 +399,10 @@ class _SchemaReader:
             self.extra[key] = _frozen(value)  # ignored by validators without "if"
             return
         self.p.report(self.where(key), key, "is not represented in the schema model")
+        if key in ("then", "else"):
+            return  # one opaque part holds the whole conditional (see "if")
+        if key == "if":  # if, then and else only mean something together
+            value = {k: self.raw[k] for k in ("if", "then", "else") if k in self.raw}
         self.opaque.append(OpaqueNode(keyword=key, value=_frozen(value), pointer=self.ptr))
 
     def annotation(self, key: str, value: Any) -> None:

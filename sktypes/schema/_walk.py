@@ -6,10 +6,18 @@ must survive transformations that drop the ``title`` keyword or rewrite ``$ref``
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["SCHEMA_MAP_KEYS", "SCHEMA_LIST_KEYS", "SCHEMA_VALUE_KEYS", "transform"]
+from sktypes import _pointer
+
+__all__ = [
+    "SCHEMA_LIST_KEYS",
+    "SCHEMA_MAP_KEYS",
+    "SCHEMA_VALUE_KEYS",
+    "rename_refs",
+    "transform",
+]
 
 # keywords whose value is a schema
 SCHEMA_VALUE_KEYS = frozenset(
@@ -57,3 +65,31 @@ def transform(schema: Any, fn: Callable[[Node], Node]) -> Any:
         else:
             out[key] = value
     return fn(out)
+
+
+def rename_refs(schema: Any, renames: Mapping[str, str]) -> Any:
+    """A copy of ``schema`` whose references to renamed ``$defs`` use the new names.
+
+    Only references are rewritten (``$ref`` and discriminator mappings, in schema
+    positions): a property called ``$ref``, or a ``$ref`` member inside an ``enum`` or a
+    ``default``, is data and stays as it is.
+    """
+
+    def new_ref(ref: Any) -> Any:
+        if not isinstance(ref, str) or not ref.startswith("#/$defs/"):
+            return ref
+        tokens = _pointer.split(ref)
+        if len(tokens) != 2 or tokens[1] not in renames:
+            return ref
+        return "#" + _pointer.join("", "$defs", renames[tokens[1]], *tokens[2:])
+
+    def fix(node: Node) -> Node:
+        if "$ref" in node:
+            node["$ref"] = new_ref(node["$ref"])
+        disc = node.get("discriminator")
+        if isinstance(disc, Mapping) and isinstance(disc.get("mapping"), Mapping):
+            mapping = {k: new_ref(v) for k, v in disc["mapping"].items()}
+            node["discriminator"] = {**disc, "mapping": mapping}
+        return node
+
+    return transform(schema, fix)
