@@ -168,6 +168,11 @@ CASES: dict[str, tuple[Any, Any, Verdict]] = {
         {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "integer"}]},
         I,
     ),
+    "property_names_not_compared": (
+        {"type": "object"},
+        {"type": "object", "propertyNames": {"maxLength": 2}},
+        I,
+    ),
     "contains_not_compared": (
         {"type": "array"},
         {"type": "array", "contains": {"type": "string"}},
@@ -217,10 +222,20 @@ CASES: dict[str, tuple[Any, Any, Verdict]] = {
         {"type": "object", "maxProperties": 1},
         C,
     ),
-    "pattern_properties_not_compared": (
+    "pattern_properties_of_a_closed_source": (
         {"type": "object", "additionalProperties": False},
         {"type": "object", "patternProperties": {"^a": {"type": "string"}}},
-        U,
+        C,
+    ),
+    "pattern_properties_meet_undeclared_members": (
+        {"type": "object", "additionalProperties": {"type": "integer"}},
+        {"type": "object", "patternProperties": {"^a": {"type": "string"}}},
+        I,
+    ),
+    "pattern_properties_meet_declared_members": (
+        {"type": "object", "properties": {"ab": {"type": "string"}}, "additionalProperties": False},
+        {"type": "object", "patternProperties": {"^a": {"type": "string", "maxLength": 2}}},
+        I,
     ),
     "dependent_required_not_compared": (
         {

@@ -18,14 +18,13 @@ from jsonschema import Draft202012Validator
 from sktypes.plan._jsonpath import (
     PathError,
     Segment,
-    member_names,
+    node_member_names,
     render_path,
-    resolve_schema,
+    resolve_node,
 )
 from sktypes.plan._model import Plan, PlanIssue, PlanStep, Reference
-from sktypes.plan._subsume import compatibility
+from sktypes.plan._subsume import node_compatibility
 from sktypes.plan._verdict import (
-    ASSERTING,
     FORMAT_CHECKER,
     MISSING,
     Compatibility,
@@ -34,6 +33,7 @@ from sktypes.plan._verdict import (
     unknown,
 )
 from sktypes.plan._witness import embed
+from sktypes.schema import AnyNode, Node, SchemaModel, parse
 from sktypes.validate import json_path
 from sktypes.views import FunctionView, ParameterView
 
@@ -160,10 +160,10 @@ def _reference_issues(
     if output is None:
         yield PlanIssue(step_id, name, f"step {ref.from_!r} returns nothing to use")
         return
-    root = output.to_python()
-    target: Any = param.schema.to_python() if param.schema is not None else True
+    root = parse(output)
+    target = parse(param.schema if param.schema is not None else True)
     try:
-        resolved = resolve_schema(root, root, ref.segments)
+        resolved = resolve_node(root, root.root, ref.segments)
     except PathError as exc:
         suggestions = _suggest(root, (), target, name)
         yield PlanIssue(
@@ -174,7 +174,7 @@ def _reference_issues(
             _fix(ref.from_, suggestions) or _path_fix(root, ref.segments),
         )
         return
-    if _untyped(resolved.schema) and not _untyped(target):
+    if _untyped(resolved.node) and not _untyped(target.root):
         yield PlanIssue(
             step_id,
             name,
@@ -183,9 +183,7 @@ def _reference_issues(
         )
         return
     verdict = _checked(
-        compatibility(resolved.schema, target, source_root=root, target_root=target),
-        root,
-        ref.segments,
+        node_compatibility(resolved.node, root, target.root, target), root, ref.segments
     )
     if verdict.verdict is Verdict.COMPATIBLE:
         return
@@ -214,9 +212,9 @@ def _optional_path_issues(
     output = source_view.return_parameter.schema
     if output is None or not ref.segments:
         return
-    root = output.to_python()
+    root = parse(output)
     try:
-        resolved = resolve_schema(root, root, ref.segments)
+        resolved = resolve_node(root, root.root, ref.segments)
     except PathError:
         return  # reported as a path that does not exist
     if resolved.optional:
@@ -230,11 +228,13 @@ def _optional_path_issues(
         )
 
 
-def _untyped(schema: Any) -> bool:
-    return schema is True or (isinstance(schema, Mapping) and not set(schema) & ASSERTING)
+def _untyped(node: Node) -> bool:
+    return isinstance(node, AnyNode)
 
 
-def _checked(verdict: Compatibility, root: Any, segments: Sequence[Segment]) -> Compatibility:
+def _checked(
+    verdict: Compatibility, root: SchemaModel, segments: Sequence[Segment]
+) -> Compatibility:
     """Keep an ``incompatible`` verdict only if its witness fits in a whole output value.
 
     The schema a path selects can admit values no whole output holds (a member whose
@@ -242,8 +242,8 @@ def _checked(verdict: Compatibility, root: Any, segments: Sequence[Segment]) -> 
     """
     if verdict.verdict is not Verdict.INCOMPATIBLE or not segments:
         return verdict
-    whole = embed(root, root, segments, verdict.witness)
-    validator = Draft202012Validator(root, format_checker=FORMAT_CHECKER)
+    whole = embed(root.root, segments, verdict.witness)
+    validator = Draft202012Validator(root.document.to_python(), format_checker=FORMAT_CHECKER)
     try:
         fits = whole is not MISSING and validator.is_valid(whole)
     except Exception:  # a schema the validator cannot use
@@ -251,7 +251,9 @@ def _checked(verdict: Compatibility, root: Any, segments: Sequence[Segment]) -> 
     return verdict if fits else unknown(verdict.reason)
 
 
-def _suggest(root: Any, start: Sequence[Segment], target: Any, name: str) -> list[str]:
+def _suggest(
+    root: SchemaModel, start: Sequence[Segment], target: SchemaModel, name: str
+) -> list[str]:
     """Paths under ``start`` whose values the target accepts (the argument's name first)."""
     found: list[tuple[Segment, ...]] = []
     queue: list[tuple[Segment, ...]] = [tuple(start)]
@@ -260,18 +262,16 @@ def _suggest(root: Any, start: Sequence[Segment], target: Any, name: str) -> lis
         path = queue.pop(0)
         visited += 1
         try:
-            node = resolve_schema(root, root, path).schema
+            node = resolve_node(root, root.root, path).node
         except PathError:
             continue
         if path != tuple(start):
-            c = compatibility(
-                node, target, source_root=root, target_root=target, budget=_SUGGEST_BUDGET
-            )
+            c = node_compatibility(node, root, target.root, target, budget=_SUGGEST_BUDGET)
             if c.compatible:
                 found.append(path)
                 continue
         if len(path) - len(start) < _SUGGEST_DEPTH:
-            queue.extend((*path, member) for member in member_names(node, root))
+            queue.extend((*path, member) for member in node_member_names(node))
     found.sort(key=lambda p: (p[-1] != name, len(p)))
     return [render_path(p) for p in found[:3]]
 
@@ -299,9 +299,9 @@ def _output_issues(
     if view.return_parameter.schema is None:
         yield PlanIssue(None, None, f"step {ref.from_!r} returns nothing to use")
         return
-    root = view.return_parameter.schema.to_python()
+    root = parse(view.return_parameter.schema)
     try:
-        resolve_schema(root, root, ref.segments)
+        resolve_node(root, root.root, ref.segments)
     except PathError as exc:
         yield PlanIssue(
             None,
@@ -312,16 +312,17 @@ def _output_issues(
         )
 
 
-def _path_fix(root: Any, segments: Sequence[Segment]) -> str | None:
+def _path_fix(root: SchemaModel, segments: Sequence[Segment]) -> str | None:
     """``did you mean `$.degreesFahrenheit`?`` for the first member that does not exist."""
     for i, seg in enumerate(segments):
         try:
-            resolve_schema(root, root, segments[: i + 1])
+            resolve_node(root, root.root, segments[: i + 1])
         except PathError:
             if not isinstance(seg, str):
                 return None
-            parent = resolve_schema(root, root, segments[:i]).schema
-            match = difflib.get_close_matches(seg, member_names(parent, root), n=1, cutoff=0.5)
+            parent = resolve_node(root, root.root, segments[:i]).node
+            names = node_member_names(parent)
+            match = difflib.get_close_matches(seg, names, n=1, cutoff=0.5)
             return f"did you mean `{render_path((*segments[:i], match[0]))}`?" if match else None
     return None
 

@@ -14,6 +14,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from sktypes.errors import PlanError
+from sktypes.schema import (
+    AnyNode,
+    ArrayNode,
+    IntersectionNode,
+    NeverNode,
+    Node,
+    ObjectNode,
+    OpaqueNode,
+    RefNode,
+    SchemaModel,
+    UnionNode,
+    parse,
+)
+from sktypes.schema._emit import Emitter
+from sktypes.schema._merge import conjoin, make_union
 
 __all__ = [
     "PathError",
@@ -23,7 +38,8 @@ __all__ = [
     "member_names",
     "parse_path",
     "render_path",
-    "resolve_pointer",
+    "node_member_names",
+    "resolve_node",
     "resolve_schema",
 ]
 
@@ -84,37 +100,25 @@ def render_path(segments: Sequence[Segment]) -> str:
     return out
 
 
-def resolve_pointer(root: Any, ref: str) -> Any:
-    """Return the schema a local ``$ref`` (``#``, ``#/$defs/X``) points at inside ``root``.
-
-    Raises:
-        PathError: the reference is not local or points at nothing.
-    """
-    if not ref.startswith("#"):
-        raise PathError("only local references ('#/...') can be followed", where=ref)
-    node = root
-    for raw in ref[1:].split("/")[1:] if ref != "#" else []:
-        token = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, Mapping) and token in node:
-            node = node[token]
-        elif isinstance(node, Sequence) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            raise PathError("reference points at nothing", where=ref)
-    return node
-
-
 @dataclass(frozen=True, slots=True)
 class Resolved:
     """The schema of the value a path selects, and whether it may be absent.
 
-    ``schema`` keeps its ``$ref`` s, which point into the same root as the output schema.
-    ``optional`` is ``True`` when some member on the way is not required or may be null:
-    the value can be missing at run time even though the path is declared.
+    ``node`` is the schema model's node (its references resolve through the output's
+    model); ``schema`` the same written as draft 2020-12, ``$ref`` s kept (they point into
+    the output schema). ``optional`` is ``True`` when some member on the way is not
+    required or may be null: the value can be missing at run time even though the path
+    is declared.
     """
 
-    schema: Any
+    node: Node
     optional: bool
+    model: SchemaModel
+
+    @property
+    def schema(self) -> Any:
+        """The node written as draft 2020-12 (``$ref`` s kept)."""
+        return Emitter(self.model).emit(self.node)
 
 
 def resolve_schema(schema: Any, root: Any, segments: Sequence[Segment]) -> Resolved:
@@ -124,123 +128,103 @@ def resolve_schema(schema: Any, root: Any, segments: Sequence[Segment]) -> Resol
         PathError: a segment names nothing the schema declares; the message lists what is
             there.
     """
+    model = parse(root)
+    node = model.root if schema is root else model.subschema(schema)
+    return resolve_node(model, node, segments)
+
+
+def resolve_node(model: SchemaModel, node: Node, segments: Sequence[Segment]) -> Resolved:
+    """:func:`resolve_schema` on a node of ``model``."""
     optional = False
-    node = schema
     for i, seg in enumerate(segments):
-        branches = _branches(node, root)
-        found: list[Any] = []
+        branches = _branches(node, 0)
+        found: list[Node] = []
         for branch in branches:
-            child, branch_optional = _child(branch, root, seg)
+            child, branch_optional = _child(branch, seg)
             if child is not None:
                 found.append(child)
                 optional = optional or branch_optional
         if not found:
             where = render_path(segments[: i + 1])
-            raise PathError(_missing_message(seg, branches, root), where=where)
+            raise PathError(_missing_message(seg, branches), where=where)
         if len(found) < len(branches):
             optional = True  # some alternatives of the value do not have this member
-        node = found[0] if len(found) == 1 else {"anyOf": found}
-    return Resolved(node, optional)
+        node = found[0] if len(found) == 1 else make_union(found)
+    return Resolved(node, optional, model)
 
 
-def _deref(schema: Any, root: Any) -> Any:
-    hops = 0
-    while isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str):
-        siblings = {k: v for k, v in schema.items() if k != "$ref"}
-        target = resolve_pointer(root, schema["$ref"])
-        if _has_assertions(siblings):
-            return {"allOf": [target, siblings]}
-        schema = target
-        hops += 1
-        if hops > _MAX_REF_HOPS:
-            raise PathError("reference cycle", where=str(schema.get("$ref")))
-    return schema
+def _deref(node: Node) -> Node:
+    for _ in range(_MAX_REF_HOPS):
+        if not isinstance(node, RefNode):
+            return node
+        if node.model is None or not node.model.can_resolve(node):
+            raise PathError("reference cannot be followed", where=node.ref)
+        node = node.target
+    raise PathError("reference cycle", where=node.ref if isinstance(node, RefNode) else "")
 
 
-_NON_ASSERTING = frozenset(
-    {"title", "description", "default", "examples", "$comment", "deprecated", "readOnly",
-     "writeOnly", "$defs", "definitions", "$schema", "$id", "$anchor"}
-)  # fmt: skip
+def _branches(node: Node, depth: int) -> list[Node]:
+    """The alternatives a value of ``node`` may take."""
+    node = _deref(node)
+    if isinstance(node, UnionNode) and depth < _MAX_REF_HOPS:
+        out: list[Node] = []
+        for option in node.options:
+            out.extend(_branches(option, depth + 1))
+        return out
+    return [node]
 
 
-def _has_assertions(schema: Mapping[str, Any]) -> bool:
-    return any(k not in _NON_ASSERTING and not k.startswith("x-") for k in schema)
-
-
-def _branches(schema: Any, root: Any) -> list[Any]:
-    """The alternatives a value of ``schema`` may take (nulls dropped: a path cannot go on)."""
-    schema = _deref(schema, root)
-    if not isinstance(schema, Mapping):
-        return [schema]
-    for key in ("anyOf", "oneOf"):
-        options = schema.get(key)
-        if isinstance(options, Sequence) and options:
-            base = {k: v for k, v in schema.items() if k != key}
-            out: list[Any] = []
-            for option in options:
-                merged = {"allOf": [base, option]} if _has_assertions(base) else option
-                out.extend(_branches(merged, root))
-            return out
-    return [schema]
-
-
-def _child(schema: Any, root: Any, seg: Segment) -> tuple[Any, bool]:
-    """The schema of member/element ``seg`` of ``schema``, or ``None`` if it has none."""
-    if schema is True or (isinstance(schema, Mapping) and not _has_assertions(schema)):
-        return {}, True  # an untyped value: any member may be there
-    if not isinstance(schema, Mapping):
-        return None, False
-    if "allOf" in schema:
-        parts = [_child(_deref(s, root), root, seg) for s in schema["allOf"]]
-        own = {k: v for k, v in schema.items() if k != "allOf"}
-        if _has_assertions(own):
-            parts.append(_child(own, root, seg))
-        declared = [p for p in parts if p[0] is not None]
-        if not declared or any(p[0] is False for p in declared):
+def _child(node: Node, seg: Segment) -> tuple[Node | None, bool]:
+    """The node of member/element ``seg`` of ``node``, or ``None`` if it has none."""
+    node = _deref(node)
+    if isinstance(node, AnyNode):
+        return AnyNode(), True  # an untyped value: any member may be there
+    if isinstance(node, IntersectionNode):
+        declared = [_child(part, seg) for part in node.parts if not isinstance(part, OpaqueNode)]
+        kids = [k for k, _ in declared if k is not None]
+        if not kids or any(isinstance(k, NeverNode) for k in kids):
             return None, False
-        optional = all(p[1] for p in declared)
-        kids = [p[0] for p in declared]
-        return (kids[0] if len(kids) == 1 else {"allOf": kids}), optional
-    types = schema.get("type")
+        optional = all(o for k, o in declared if k is not None)
+        merged = kids[0]
+        for kid in kids[1:]:
+            merged = conjoin(merged, kid, _target)
+        return merged, optional
     if isinstance(seg, str):
-        if types is not None and "object" not in _as_list(types):
+        if not isinstance(node, ObjectNode):
             return None, False
-        props = schema.get("properties") or {}
-        matching = [props[seg]] if seg in props else []
-        for pattern, sub in (schema.get("patternProperties") or {}).items():
-            if re.search(pattern, seg):
-                matching.append(sub)
-        required = seg in (schema.get("required") or ())
+        prop = node.prop(seg)
+        matching = [prop.node] if prop is not None else []
+        matching += [sub for pattern, sub in node.pattern_properties if re.search(pattern, seg)]
         if not matching:
-            extra = schema.get("additionalProperties")
-            if extra is None or extra is False:
+            if not node.is_map:
                 return None, False  # undeclared: almost surely a mistake in the plan
-            matching = [{} if extra is True else extra]
-        child = matching[0] if len(matching) == 1 else {"allOf": matching}
-        return (None, False) if child is False else (child, not required)
-    if types is not None and "array" not in _as_list(types):
+            matching = [node.additional]
+        child = matching[0]
+        for other in matching[1:]:
+            child = conjoin(child, other, _target)
+        if isinstance(child, NeverNode):
+            return None, False
+        return child, seg not in node.required
+    if not isinstance(node, ArrayNode):
         return None, False
-    prefix = schema.get("prefixItems") or ()
-    present = seg < int(schema.get("minItems", 0))
-    if seg < len(prefix):
-        return prefix[seg], not present
-    items = schema.get("items")
-    if items is None or items is False:
+    present = seg < (node.min_items or 0)
+    if seg < len(node.prefix_items):
+        return node.prefix_items[seg], not present
+    if isinstance(node.items, NeverNode):
         return None, False
-    return (items if items is not True else {}), not present
+    return node.items, not present
 
 
-def _as_list(types: Any) -> list[Any]:
-    return list(types) if isinstance(types, (list, tuple)) else [types]
+def _target(ref: RefNode) -> Node | None:
+    return ref.target
 
 
-def _missing_message(seg: Segment, branches: Sequence[Any], root: Any) -> str:
+def _missing_message(seg: Segment, branches: Sequence[Node]) -> str:
     if isinstance(seg, int):
         return f"the value here is not an array with an element [{seg}]"
     names: list[str] = []
     for b in branches:
-        if isinstance(b, Mapping):
-            names.extend(n for n in _member_names(b, root) if n not in names)
+        names.extend(n for n in _member_names(b, 0) if n not in names)
     if names:
         return f"no member {seg!r} here; it has {', '.join(map(repr, names))}"
     return f"no member {seg!r} here; the value is not an object with declared members"
@@ -248,24 +232,36 @@ def _missing_message(seg: Segment, branches: Sequence[Any], root: Any) -> str:
 
 def member_names(schema: Any, root: Any) -> list[str]:
     """The member names a value of ``schema`` may have (over all its alternatives)."""
+    model = parse(root)
+    node = model.root if schema is root else model.subschema(schema)
+    return node_member_names(node)
+
+
+def node_member_names(node: Node) -> list[str]:
+    """:func:`member_names` of a node."""
     names: list[str] = []
     try:
-        branches = _branches(schema, root)
+        branches = _branches(node, 0)
     except PathError:
         return names
     for b in branches:
-        if isinstance(b, Mapping):
-            names.extend(n for n in _member_names(b, root) if n not in names)
+        names.extend(n for n in _member_names(b, 0) if n not in names)
     return names
 
 
-def _member_names(schema: Mapping[str, Any], root: Any) -> list[str]:
-    names = list(schema.get("properties") or ())
-    for sub in schema.get("allOf") or ():
-        sub = _deref(sub, root)
-        if isinstance(sub, Mapping):
-            names.extend(_member_names(sub, root))
-    return names
+def _member_names(node: Node, depth: int) -> list[str]:
+    try:
+        node = _deref(node)
+    except PathError:
+        return []
+    if isinstance(node, ObjectNode):
+        return [p.name for p in node.properties]
+    if isinstance(node, IntersectionNode) and depth < _MAX_REF_HOPS:
+        names: list[str] = []
+        for part in node.parts:
+            names.extend(n for n in _member_names(part, depth + 1) if n not in names)
+        return names
+    return []
 
 
 def extract(value: Any, segments: Sequence[Segment]) -> Any:

@@ -1,25 +1,26 @@
 """JSON Schema subsumption: is every value valid for the source also valid for the target?
 
-:func:`compatibility` answers with a :class:`Compatibility` verdict. The engine here
-handles what applies to every JSON type — boolean schemas, ``$ref``, finite domains
-(``enum``, ``const``, booleans, small integer ranges), ``anyOf``/``oneOf``/``allOf``/``not``
-and ``type`` — and hands each JSON type to its keyword family in :mod:`._keywords`.
+:func:`compatibility` answers with a :class:`Compatibility` verdict, reading both schemas
+through the schema model (:func:`sktypes.schema.parse`): ``allOf`` parts arrive merged,
+nullables as unions with ``null``, ``type`` lists as unions. The engine here handles what
+applies to every JSON type — references, finite domains (``enum``, ``const``, booleans,
+small integer ranges), unions, intersections and kinds — and hands each JSON type to its
+keyword family in :mod:`._keywords`.
 
 Soundness: ``compatible`` only comes from rules that are true for every value (recursive
-schemas are compared co-inductively, only through a member or item), and
-``incompatible`` only with a witness that the validator accepts for the source and rejects
-for the target. Whatever is neither is ``unknown``. "Valid" means valid for
+schemas are compared co-inductively, only through a member or item; a source keyword the
+model keeps as written is ignored, which only widens the source), and ``incompatible``
+only with a witness that the validator accepts for the source and rejects for the target.
+Whatever is neither is ``unknown``. "Valid" means valid for
 ``jsonschema.Draft202012Validator`` with its format checker (the validator sktypes uses).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-import orjson
-
-from sktypes.jsondoc import JsonDocument, thaw
+from sktypes.jsondoc import JsonDocument
 from sktypes.plan._keywords import (
     array_keywords,
     number_keywords,
@@ -27,7 +28,6 @@ from sktypes.plan._keywords import (
     string_keywords,
 )
 from sktypes.plan._verdict import (
-    ASSERTING,
     MISSING,
     Compatibility,
     Context,
@@ -38,35 +38,44 @@ from sktypes.plan._verdict import (
     show,
     unknown,
 )
-from sktypes.plan._witness import (
-    KINDS,
-    deref,
-    example,
-    example_of_kind,
-    finite_values,
-    kinds_of,
+from sktypes.plan._witness import KINDS, example, example_of_kind, finite_values, kind_of
+from sktypes.schema import (
+    AnyNode,
+    ArrayNode,
+    BooleanNode,
+    ConstNode,
+    EnumNode,
+    IntegerNode,
+    IntersectionNode,
+    NeverNode,
+    Node,
+    NullNode,
+    NumberNode,
+    ObjectNode,
+    OpaqueNode,
+    RefNode,
+    SchemaModel,
+    StringNode,
+    UnionNode,
+    parse,
 )
+from sktypes.schema._nodes import _Numeric
 
-__all__ = ["HANDLED_KEYWORDS", "compatibility", "disjoint"]
+__all__ = ["HANDLED_KEYWORDS", "compatibility", "disjoint", "node_compatibility"]
 
 HANDLED_KEYWORDS = frozenset(
     {
-        "type", "enum", "const", "$ref", "allOf", "anyOf", "oneOf", "not",
+        "type", "enum", "const", "$ref", "allOf", "anyOf", "oneOf",
         "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
         "maxLength", "minLength", "pattern", "format",
         "maxItems", "minItems", "uniqueItems", "items", "prefixItems",
-        "properties", "required", "additionalProperties", "maxProperties", "minProperties",
+        "properties", "required", "additionalProperties", "patternProperties",
+        "maxProperties", "minProperties",
     }
 )  # fmt: skip
-"""Target keywords the check compares; any other asserting keyword makes the pair unknown."""
+"""Target keywords the check compares; any other asserting keyword makes the pair unknown
+(unless a witness settles it)."""
 
-_UNHANDLED = ASSERTING - HANDLED_KEYWORDS
-_COMBINATORS = ("allOf", "anyOf", "oneOf", "not")
-_NO_MERGE = frozenset({"if", "then", "else", "contains", "minContains", "maxContains"})
-_ANNOTATIONS = frozenset(
-    {"title", "description", "default", "examples", "$comment", "deprecated", "readOnly",
-     "writeOnly", "$defs", "definitions", "$schema", "$id", "$anchor", "discriminator"}
-)  # fmt: skip
 _KIND_SAMPLES: dict[str, Any] = {
     "null": None,
     "boolean": False,
@@ -77,6 +86,15 @@ _KIND_SAMPLES: dict[str, Any] = {
     "object": {},
 }
 _ARTICLE = {"integer": "an integer", "array": "an array", "object": "an object", "null": "null"}
+_BARE: dict[str, Node] = {
+    "null": NullNode(),
+    "boolean": BooleanNode(),
+    "integer": IntegerNode(),
+    "number": NumberNode(),
+    "string": StringNode(),
+    "array": ArrayNode(),
+    "object": ObjectNode(),
+}
 
 
 def compatibility(
@@ -100,101 +118,123 @@ def compatibility(
     Returns:
         ``compatible``, ``incompatible`` (with a witness value) or ``unknown``, with a reason.
     """
-    s, t = _plain(source), _plain(target)
-    ctx = Context(
-        s if source_root is None else _plain(source_root),
-        t if target_root is None else _plain(target_root),
-        budget,
-    )
+    s_model, s = _side(source, source_root)
+    t_model, t = _side(target, target_root)
+    return node_compatibility(s, s_model, t, t_model, budget=budget)
+
+
+def node_compatibility(
+    s: Node, s_model: SchemaModel, t: Node, t_model: SchemaModel, *, budget: int = 20_000
+) -> Compatibility:
+    """:func:`compatibility` for nodes of two schema models."""
+    ctx = Context(s_model, t_model, budget)
     ctx.sub = _sub
     return _sub(s, t, ctx)
 
 
-def _plain(schema: Any) -> Any:
-    return schema.to_python() if isinstance(schema, JsonDocument) else thaw(schema)
+def _side(schema: Any, root: Any) -> tuple[SchemaModel, Node]:
+    value = schema.value if isinstance(schema, JsonDocument) else schema
+    if root is None:
+        model = parse(schema)
+        return model, model.root
+    model = parse(root)
+    root_value = root.value if isinstance(root, JsonDocument) else root
+    return model, (model.root if value is root_value else model.subschema(value))
 
 
-def _canon(schema: Any) -> bytes:
-    try:
-        return orjson.dumps(schema, option=orjson.OPT_SORT_KEYS)
-    except TypeError:
-        return repr(schema).encode()
-
-
-def _sub(s: Any, t: Any, ctx: Context) -> Compatibility:
+def _sub(s: Node, t: Node, ctx: Context) -> Compatibility:
     ctx.budget -= 1
     if ctx.budget < 0:
         return unknown("the schemas are too large to compare")
     if _accepts_all(t):
         return compatible("the target takes any value")
-    if s is False:
+    if isinstance(s, NeverNode):
         return compatible("the source admits no value")
-    if s is True:
-        s = {}
-    if not isinstance(s, Mapping):
-        return unknown("the source is not a schema")
-    if t is False:
+    if isinstance(t, NeverNode):
         if finite_values(s, "s", ctx) == []:
             return compatible("the source admits no value")
         return ctx.counter(s, t, _examples(s, ctx), "the target admits no value")
-    if not isinstance(t, Mapping):
-        return unknown("the target is not a schema")
-    key = (_canon(s), _canon(t))
-    if key[0] == key[1] and (b'"$ref"' not in key[0] or ctx.same_roots):
+    if s == t and (ctx.same_roots or not _has_refs(s)):
         return compatible("the same schema")
+    key = (id(s), id(t))
     entered = ctx.active.get(key)
     if entered is not None:
-        if ctx.descents > entered:
+        if ctx.descents > entered[0]:
             return compatible("recursive schemas, compared member by member")
         return unknown("a reference cycle that does not go through a member or an item")
-    ctx.active[key] = ctx.descents
+    ctx.active[key] = (ctx.descents, s, t)
     try:
         return _compare(s, t, ctx)
     finally:
         del ctx.active[key]
 
 
-def _accepts_all(t: Any) -> bool:
-    return t is True or (isinstance(t, Mapping) and not any(k in ASSERTING for k in t))
+def _accepts_all(t: Node) -> bool:
+    return isinstance(t, AnyNode)
 
 
-def _compare(s: Mapping[str, Any], t: Mapping[str, Any], ctx: Context) -> Compatibility:
-    if "$dynamicRef" in s or "$dynamicRef" in t:
-        return unknown("$dynamicRef is not followed")
-    if "$ref" in s:
-        resolved = deref(s, ctx.roots["s"])
-        if resolved is s:
-            return unknown(f"cannot follow the source's $ref {s['$ref']!r}")
-        return ctx.sub(resolved, t, ctx)
-    if "$ref" in t:
-        resolved = deref(t, ctx.roots["t"])
-        if resolved is t:
-            return unknown(f"cannot follow the target's $ref {t['$ref']!r}")
-        return ctx.sub(s, resolved, ctx)
+def _has_refs(node: Node) -> bool:
+    todo = [node]
+    seen = 0
+    while todo and seen < 10_000:
+        seen += 1
+        current = todo.pop()
+        if isinstance(current, RefNode):
+            return True
+        todo.extend(current.children())
+    return False
+
+
+def _compare(s: Node, t: Node, ctx: Context) -> Compatibility:
+    if isinstance(s, RefNode):
+        if s.model is None or not s.model.can_resolve(s):
+            return unknown(f"cannot follow the source's $ref {s.ref!r}")
+        return ctx.sub(s.target, t, ctx)
+    if isinstance(t, RefNode):
+        if t.model is None or not t.model.can_resolve(t):
+            return unknown(f"cannot follow the target's $ref {t.ref!r}")
+        return ctx.sub(s, t.target, ctx)
     values = finite_values(s, "s", ctx)
     if values is not None:
         return _enumerated(values, t, ctx)
-    for key in ("anyOf", "oneOf"):
-        if key in s:
-            return _source_union(s, key, t, ctx)
-    if "allOf" in s:
+    if isinstance(s, OpaqueNode):
+        # a keyword kept as written only narrows the source: without it, a wider source
+        r = ctx.sub(AnyNode(), t, ctx)
+        if r.verdict is Verdict.COMPATIBLE:
+            return r
+        return ctx.counter(s, t, [r.witness, *_examples(s, ctx)], r.reason)
+    if isinstance(s, UnionNode):
+        return _source_union(s, t, ctx)
+    if isinstance(s, IntersectionNode):
         return _source_all(s, t, ctx)
-    s_kinds = kinds_of(s)
-    if s_kinds is not None and len(s_kinds) > 1:
-        return merge_results(ctx.sub({**s, "type": k}, t, ctx) for k in KINDS if k in s_kinds)
-    if any(k in t for k in _COMBINATORS):
-        return _target_combinators(s, t, ctx)
-    if "enum" in t or "const" in t:
+    if isinstance(t, UnionNode):
+        return _target_one(s, t, ctx) if t.one_of else _target_any(s, t, ctx)
+    if isinstance(t, IntersectionNode):
+        return merge_results(ctx.sub(s, p, ctx) for p in t.parts)
+    if isinstance(t, OpaqueNode):
+        if t.keyword == "not" and _not_disjoint(s, t, ctx):
+            return compatible("the source never holds what the target excludes")
+        reason = (
+            "the target excludes values the source may hold"
+            if t.keyword == "not"
+            else f"the target uses {t.keyword}, which the check does not compare"
+        )
+        return ctx.counter(s, t, _examples(s, ctx), reason)
+    if isinstance(t, (EnumNode, ConstNode)):
         reason = "the target takes listed values only, and the source is not known to be one"
         return ctx.counter(s, t, _examples(s, ctx), reason)
-    unhandled = sorted(k for k in t if k in _UNHANDLED)
-    if unhandled:
-        reason = f"the target uses {', '.join(unhandled)}, which the check does not compare"
-        return ctx.counter(s, t, _examples(s, ctx), reason)
-    return merge_results(_by_kind(kind, s, t, ctx) for kind in KINDS if kind in (s_kinds or KINDS))
+    kind = kind_of(s)
+    if kind is not None:
+        return _by_kind(kind, s, t, ctx)
+    return merge_results(_by_kind(k, s, t, ctx) for k in KINDS if k in _kinds_here(s))
 
 
-def _enumerated(values: Sequence[Any], t: Any, ctx: Context) -> Compatibility:
+def _kinds_here(s: Node) -> tuple[str, ...]:
+    """The kinds to compare an undeclared source over (an implied node: all of them)."""
+    return KINDS
+
+
+def _enumerated(values: Sequence[Any], t: Node, ctx: Context) -> Compatibility:
     for v in values:
         ok = ctx.valid("t", t, v)
         if ok is None:
@@ -206,30 +246,10 @@ def _enumerated(values: Sequence[Any], t: Any, ctx: Context) -> Compatibility:
     return compatible("every value the source admits is valid for the target")
 
 
-def _has_assertions(schema: Mapping[str, Any]) -> bool:
-    return any(k not in _ANNOTATIONS and not k.startswith("x-") for k in schema)
-
-
-def _conj(base: Mapping[str, Any], option: Any) -> Any:
-    """``base`` and ``option`` together (a shallow merge when their keywords do not meet)."""
-    if not _has_assertions(base):
-        return option
-    if (
-        isinstance(option, Mapping)
-        and not (set(base) & set(option)) - _ANNOTATIONS
-        and not _NO_MERGE & (set(base) | set(option))
-        and "$ref" not in option
-    ):
-        return {**base, **option}
-    return {"allOf": [base, option]}
-
-
-def _source_union(s: Mapping[str, Any], key: str, t: Any, ctx: Context) -> Compatibility:
-    base = {k: v for k, v in s.items() if k != key}
-
+def _source_union(s: UnionNode, t: Node, ctx: Context) -> Compatibility:
     def branches() -> Iterator[Compatibility]:
-        for i, option in enumerate(s[key]):
-            r = ctx.sub(_conj(base, option), t, ctx)
+        for i, option in enumerate(s.options):
+            r = ctx.sub(option, t, ctx)
             if r.verdict is Verdict.COMPATIBLE:
                 yield r
                 continue
@@ -242,64 +262,25 @@ def _source_union(s: Mapping[str, Any], key: str, t: Any, ctx: Context) -> Compa
     return merge_results(branches(), "every alternative of the source fits")
 
 
-def _source_all(s: Mapping[str, Any], t: Any, ctx: Context) -> Compatibility:
-    base = {k: v for k, v in s.items() if k != "allOf"}
-    parts = [deref(p, ctx.roots["s"]) for p in s["allOf"]]
-    merged: dict[str, Any] | None = dict(base)
-    for part in parts:
-        if merged is None or not isinstance(part, Mapping) or _NO_MERGE & set(part):
-            merged = None
-            break
-        clash = {k for k in set(merged) & set(part) if merged[k] != part[k]} - _ANNOTATIONS
-        if clash:
-            merged = None
-            break
-        merged.update(part)
-    if merged is not None:
-        # a superset of the source (keywords such as additionalProperties see more
-        # siblings), so "compatible" holds; a witness is checked against the source itself
-        r = ctx.sub(merged, t, ctx)
-        if r.verdict is not Verdict.INCOMPATIBLE:
-            return r
-        return ctx.counter(s, t, [r.witness], r.reason)
+def _source_all(s: IntersectionNode, t: Node, ctx: Context) -> Compatibility:
     witnesses: list[Any] = []
     reasons: list[str] = []
-    for part in [base, *parts]:
+    for part in s.parts:
+        if isinstance(part, OpaqueNode):
+            continue  # it only narrows the source further
         r = ctx.sub(part, t, ctx)
         if r.verdict is Verdict.COMPATIBLE:
             return compatible("one part of the source's allOf fits")
         reasons.append(r.reason)
         if r.verdict is Verdict.INCOMPATIBLE:
             witnesses.append(r.witness)
-    return ctx.counter(s, t, witnesses, f"no part of the source's allOf fits ({reasons[0]})")
+    first = reasons[0] if reasons else "its parts are not compared"
+    return ctx.counter(s, t, witnesses, f"no part of the source's allOf fits ({first})")
 
 
-def _target_combinators(s: Mapping[str, Any], t: Mapping[str, Any], ctx: Context) -> Compatibility:
-    base = {k: v for k, v in t.items() if k not in _COMBINATORS}
-    parts: list[Any] = [base] if _has_assertions(base) else []
-    parts.extend(t.get("allOf") or ())
-    parts.extend({k: t[k]} for k in ("anyOf", "oneOf", "not") if k in t)
-    if len(parts) != 1:
-        return merge_results(ctx.sub(s, p, ctx) for p in parts)
-    only = parts[0]
-    if isinstance(only, Mapping) and "anyOf" in only and len(only) == 1:
-        return _target_any(s, only["anyOf"], t, ctx)
-    if isinstance(only, Mapping) and "oneOf" in only and len(only) == 1:
-        return _target_one(s, only["oneOf"], t, ctx)
-    if isinstance(only, Mapping) and "not" in only and len(only) == 1:
-        if disjoint(s, "s", only["not"], "t", ctx):
-            return compatible("the source never holds what the target excludes")
-        return ctx.counter(
-            s, t, _examples(s, ctx), "the target excludes values the source may hold"
-        )
-    return ctx.sub(s, only, ctx)
-
-
-def _target_any(
-    s: Mapping[str, Any], options: Sequence[Any], t: Any, ctx: Context
-) -> Compatibility:
+def _target_any(s: Node, t: UnionNode, ctx: Context) -> Compatibility:
     results: list[Compatibility] = []
-    for option in options:
+    for option in t.options:
         r = ctx.sub(s, option, ctx)
         if r.verdict is Verdict.COMPATIBLE:
             return compatible("an alternative of the target takes every source value")
@@ -315,16 +296,14 @@ def _alternatives_reason(results: Sequence[Compatibility]) -> str:
     return "no alternative of the target takes every source value: " + " / ".join(shown)
 
 
-def _target_one(
-    s: Mapping[str, Any], options: Sequence[Any], t: Any, ctx: Context
-) -> Compatibility:
+def _target_one(s: Node, t: UnionNode, ctx: Context) -> Compatibility:
     results: list[Compatibility] = []
-    for i, option in enumerate(options):
+    for i, option in enumerate(t.options):
         r = ctx.sub(s, option, ctx)
         if r.verdict is not Verdict.COMPATIBLE:
             results.append(r)
             continue
-        others = [o for j, o in enumerate(options) if j != i]
+        others = [o for j, o in enumerate(t.options) if j != i]
         if all(disjoint(s, "s", o, "t", ctx) or disjoint(option, "t", o, "t", ctx) for o in others):
             return compatible("exactly one alternative of the target takes every source value")
         reason = "the source fits an alternative of the target's oneOf but may also fit another"
@@ -333,15 +312,22 @@ def _target_one(
     return ctx.counter(s, t, witnesses + _examples(s, ctx), _alternatives_reason(results))
 
 
-def _by_kind(kind: str, s: Mapping[str, Any], t: Mapping[str, Any], ctx: Context) -> Compatibility:
-    s_k = {**s, "type": kind}
-    t_kinds = kinds_of(t)
+def _not_disjoint(s: Node, t: OpaqueNode, ctx: Context) -> bool:
+    """Whether the source never meets what a target ``not`` excludes."""
+    excluded = ctx.models["t"].subschema(t.value)
+    return disjoint(s, "s", excluded, "t", ctx)
+
+
+def _by_kind(kind: str, s: Node, t: Node, ctx: Context) -> Compatibility:
+    t_kind = kind_of(t)
+    t_kinds = None if t_kind is None else {t_kind}
     numeric = kind in ("integer", "number") and t_kinds is not None and "number" in t_kinds
     partly = kind == "number" and t_kinds is not None and "integer" in t_kinds
+    s_k = _narrow(s, kind)
     if t_kinds is not None and kind not in t_kinds and not numeric and not partly:
-        sample = example_of_kind(s_k, ctx.roots["s"], kind)
-        untyped = "" if "type" in s else " (the source declares no type)"
-        verb = "is" if s.get("type") == kind else "may be"
+        sample = example_of_kind(s_k, kind)
+        untyped = "" if kind_of(s) is not None else " (the source declares no type)"
+        verb = "is" if kind_of(s) == kind else "may be"
         reason = (
             f"the source {verb} {_ARTICLE.get(kind, 'a ' + kind)}{untyped}; "
             f"the target takes {' or '.join(sorted(t_kinds))}"
@@ -352,35 +338,69 @@ def _by_kind(kind: str, s: Mapping[str, Any], t: Mapping[str, Any], ctx: Context
         if values is None:
             return unknown("the validator cannot use the source schema")
         return _enumerated(values, t, ctx)
+    family = _family(kind)
+    if t_kinds is None and not (
+        isinstance(t, (StringNode, _Numeric, ArrayNode, ObjectNode)) and _family(t.kind) == family
+    ):
+        return compatible(f"the target says nothing about {kind}s")
     if kind in ("integer", "number"):
-        return number_keywords(s, t, ctx, kind)
+        assert isinstance(t, _Numeric)
+        return number_keywords(_typed(s_k, _Numeric), t, ctx, kind, s_k)
     if kind == "string":
-        return string_keywords(s, t, ctx)
+        assert isinstance(t, StringNode)
+        return string_keywords(_typed(s_k, StringNode), t, ctx, s_k)
     if kind == "array":
-        return array_keywords(s, t, ctx)
-    return object_keywords(s, t, ctx)
+        assert isinstance(t, ArrayNode)
+        return array_keywords(_typed(s_k, ArrayNode), t, ctx, s_k)
+    assert isinstance(t, ObjectNode)
+    return object_keywords(_typed(s_k, ObjectNode), t, ctx, s_k)
 
 
-def _examples(s: Any, ctx: Context) -> list[Any]:
-    root = ctx.roots["s"]
-    out = [example(s, root)]
-    if isinstance(s, Mapping):
-        for kind in KINDS:
-            if kind in (kinds_of(s) or KINDS):
-                out.append(example_of_kind({**s, "type": kind}, root, kind))
-                out.append(_KIND_SAMPLES[kind])
+def _family(kind: str) -> str:
+    return "number" if kind in ("integer", "number") else kind
+
+
+def _narrow(s: Node, kind: str) -> Node:
+    """The source restricted to values of JSON type ``kind``."""
+    if isinstance(s, (StringNode, _Numeric, ArrayNode, ObjectNode)) and _family(s.kind) == _family(
+        kind
+    ):
+        if kind == "integer" and isinstance(s, NumberNode):
+            return IntegerNode(
+                minimum=s.minimum,
+                maximum=s.maximum,
+                exclusive_minimum=s.exclusive_minimum,
+                exclusive_maximum=s.exclusive_maximum,
+                multiple_of=s.multiple_of,
+                format=s.format,
+            )
+        return s.replace(implied=False) if s.implied else s
+    return _BARE[kind]
+
+
+def _typed(node: Node, cls: type[Any]) -> Any:
+    return node if isinstance(node, cls) else None
+
+
+def _examples(s: Node, ctx: Context) -> list[Any]:
+    out = [example(s)]
+    kind = kind_of(s)
+    for k in KINDS:
+        if kind is None or k == kind:
+            out.append(example_of_kind(_narrow(s, k), k))
+            out.append(_KIND_SAMPLES[k])
     return [x for x in out if x is not MISSING]
 
 
-def disjoint(a: Any, a_side: Side, b: Any, b_side: Side, ctx: Context, depth: int = 0) -> bool:
+def disjoint(a: Node, a_side: Side, b: Node, b_side: Side, ctx: Context, depth: int = 0) -> bool:
     """``True`` only when no value is valid for both ``a`` and ``b`` (``False``: not known)."""
-    a, b = deref(a, ctx.roots[a_side]), deref(b, ctx.roots[b_side])
-    if a is False or b is False:
+    a, b = _deref(a), _deref(b)
+    if isinstance(a, NeverNode) or isinstance(b, NeverNode):
         return True
-    if not isinstance(a, Mapping) or not isinstance(b, Mapping) or depth > 8:
+    if depth > 8:
         return False
-    ka, kb = kinds_of(a), kinds_of(b)
-    if ka is not None and kb is not None and not _kinds_meet(ka, kb):
+    ka, kb = kind_of(a), kind_of(b)
+    if ka is not None and kb is not None and not _kinds_meet({ka}, {kb}):
         return True
     pairs = ((a, a_side, b, b_side), (b, b_side, a, a_side))
     for x, xs, y, ys in pairs:
@@ -388,21 +408,33 @@ def disjoint(a: Any, a_side: Side, b: Any, b_side: Side, ctx: Context, depth: in
         if values is not None and all(ctx.valid(ys, y, v) is False for v in values):
             return True
     for x, xs, y, ys in pairs:
-        for key in ("anyOf", "oneOf"):
-            if key in x:
-                base = {k: v for k, v in x.items() if k != key}
-                options = [_conj(base, o) for o in x[key]]
-                if all(disjoint(o, xs, y, ys, ctx, depth + 1) for o in options):
-                    return True
-        if any(disjoint(p, xs, y, ys, ctx, depth + 1) for p in x.get("allOf") or ()):
+        if isinstance(x, UnionNode) and all(
+            disjoint(o, xs, y, ys, ctx, depth + 1) for o in x.options
+        ):
             return True
-    if ka == {"object"} or kb == {"object"}:
-        a_props, b_props = a.get("properties") or {}, b.get("properties") or {}
-        common = set(a.get("required") or ()) & set(b.get("required") or ())
-        for name in common & set(a_props) & set(b_props):
-            if disjoint(a_props[name], a_side, b_props[name], b_side, ctx, depth + 1):
+        if isinstance(x, IntersectionNode) and any(
+            disjoint(p, xs, y, ys, ctx, depth + 1) for p in x.parts
+        ):
+            return True
+    if isinstance(a, ObjectNode) and isinstance(b, ObjectNode):
+        common = set(a.required) & set(b.required)
+        for name in common:
+            pa, pb = a.prop(name), b.prop(name)
+            if (
+                pa is not None
+                and pb is not None
+                and disjoint(pa.node, a_side, pb.node, b_side, ctx, depth + 1)
+            ):
                 return True
     return False
+
+
+def _deref(node: Node) -> Node:
+    for _ in range(32):
+        if not isinstance(node, RefNode) or node.model is None or not node.model.can_resolve(node):
+            return node
+        node = node.target
+    return node
 
 
 def _kinds_meet(a: set[str], b: set[str]) -> bool:

@@ -15,7 +15,10 @@ from typing import Any, Literal
 import orjson
 from jsonschema import Draft202012Validator
 
+from sktypes._quick import compile_node
 from sktypes.errors import snippet
+from sktypes.schema import Node, SchemaModel
+from sktypes.schema._emit import Emitter
 
 __all__ = [
     "ASSERTING",
@@ -92,37 +95,39 @@ def unknown(reason: str) -> Compatibility:
     return Compatibility(Verdict.UNKNOWN, reason)
 
 
-def _validator(root: Any) -> Draft202012Validator:
-    return Draft202012Validator(root, format_checker=FORMAT_CHECKER)
-
-
 class Context:
-    """State of one comparison: both roots (for ``$ref``), validators, recursion guard.
+    """State of one comparison: both sides' schema models, checks, recursion guard.
 
     ``sub`` is the engine's comparison function, set by the engine so that the keyword
     families can compare nested schemas without importing it.
     """
 
-    def __init__(self, source_root: Any, target_root: Any, budget: int = 5000) -> None:
-        self.roots: dict[Side, Any] = {"s": source_root, "t": target_root}
-        self._validators: dict[Side, Draft202012Validator] = {
-            "s": _validator(source_root),
-            "t": _validator(target_root),
-        }
-        self.same_roots = _same(source_root, target_root)
-        self.active: dict[tuple[bytes, bytes], int] = {}
+    def __init__(self, source: SchemaModel, target: SchemaModel, budget: int = 5000) -> None:
+        self.models: dict[Side, SchemaModel] = {"s": source, "t": target}
+        self.same_roots = source is target or source.document == target.document
+        self.active: dict[tuple[int, int], tuple[int, Node, Node]] = {}
         self.descents = 0
         self.budget = budget
-        self.sub: Callable[[Any, Any, Context], Compatibility] = _unset
+        self.sub: Callable[[Node, Node, Context], Compatibility] = _unset
+        self._checks: dict[int, tuple[Node, Callable[[Any], bool | None]]] = {}
 
-    def valid(self, side: Side, schema: Any, value: Any) -> bool | None:
-        """Validate ``value`` against a sub-schema of one side (``None``: could not tell)."""
+    def valid(self, side: Side, node: Node, value: Any) -> bool | None:
+        """Validate ``value`` against a node of one side (``None``: could not tell).
+
+        Exact: the node's compiled check, or jsonschema on the node written back (with
+        its side's document, for references) when it holds a keyword the model keeps
+        as written.
+        """
+        hit = self._checks.get(id(node))
+        if hit is None or hit[0] is not node:
+            hit = (node, _checker(self.models[side], node))
+            self._checks[id(node)] = hit
         try:
-            return bool(self._validators[side].evolve(schema=schema).is_valid(value))
+            return hit[1](value)
         except Exception:  # a schema the validator cannot use (bad regex, broken $ref, ...)
             return None
 
-    def descend(self, s: Any, t: Any) -> Compatibility:
+    def descend(self, s: Node, t: Node) -> Compatibility:
         """Compare schemas of a member or element (one level inside the value)."""
         self.descents += 1
         try:
@@ -130,7 +135,7 @@ class Context:
         finally:
             self.descents -= 1
 
-    def counter(self, s: Any, t: Any, candidates: Iterable[Any], reason: str) -> Compatibility:
+    def counter(self, s: Node, t: Node, candidates: Iterable[Any], reason: str) -> Compatibility:
         """Return ``incompatible`` if a candidate is valid for ``s`` and not for ``t``.
 
         Otherwise the pair is ``unknown`` for ``reason``: this is the only way an
@@ -146,18 +151,24 @@ class Context:
         return unknown(reason)
 
 
-def _same(a: Any, b: Any) -> bool:
-    if a is b:
-        return True
-    try:
-        return orjson.dumps(a, option=orjson.OPT_SORT_KEYS) == orjson.dumps(
-            b, option=orjson.OPT_SORT_KEYS
-        )
-    except TypeError:
-        return False
+def _conforms(value: Any, fmt: str) -> bool:
+    return bool(FORMAT_CHECKER.conforms(value, fmt))
 
 
-def _unset(s: Any, t: Any, ctx: Context) -> Compatibility:
+def _checker(model: SchemaModel, node: Node) -> Callable[[Any], bool | None]:
+    compiled = compile_node(node, _conforms)
+    if compiled is not None:
+        return compiled
+    written = Emitter(model).emit(node)
+    root = model.document.to_python()
+    base = Draft202012Validator(
+        root if isinstance(root, dict) else {}, format_checker=FORMAT_CHECKER
+    )
+    validator = base.evolve(schema=written)
+    return lambda value: bool(validator.is_valid(value))
+
+
+def _unset(s: Node, t: Node, ctx: Context) -> Compatibility:
     raise RuntimeError("Context.sub is set by the engine")
 
 

@@ -1,17 +1,37 @@
 """Example values of a schema: witnesses for ``incompatible`` verdicts, and finite domains.
 
-Examples are *guesses*: whoever uses one validates it first (``Context.counter``), so a
-wrong guess only costs an ``unknown``, never a wrong verdict.
+Read from the schema model's nodes. Examples are *guesses*: whoever uses one validates it
+first (``Context.counter``), so a wrong guess only costs an ``unknown``, never a wrong
+verdict.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from sktypes.plan._jsonpath import PathError, Segment, resolve_pointer
+from sktypes.jsondoc import thaw
+from sktypes.plan._jsonpath import Segment
 from sktypes.plan._verdict import MISSING, Context, Side
+from sktypes.schema import (
+    AnyNode,
+    ArrayNode,
+    BooleanNode,
+    ConstNode,
+    EnumNode,
+    IntegerNode,
+    IntersectionNode,
+    NeverNode,
+    Node,
+    NullNode,
+    ObjectNode,
+    OpaqueNode,
+    RefNode,
+    StringNode,
+    UnionNode,
+)
+from sktypes.schema._nodes import _Numeric
 
 __all__ = [
     "FORMAT_SAMPLES",
@@ -22,7 +42,8 @@ __all__ = [
     "example_of_kind",
     "finite_values",
     "int_bound",
-    "kinds_of",
+    "kind_of",
+    "member_node",
 ]
 
 KINDS = ("null", "boolean", "integer", "number", "string", "array", "object")
@@ -48,119 +69,103 @@ FORMAT_SAMPLES: dict[str, str] = {
 }
 _MAX_DEPTH = 12
 _MAX_ENUMERATED_INTEGERS = 256
+_MAX_REF_HOPS = 32
 
 
-def deref(schema: Any, root: Any) -> Any:
-    """Follow a top-level local ``$ref``; siblings that assert become an ``allOf``.
-
-    Returns the schema unchanged when the reference cannot be followed.
-    """
-    for _ in range(32):
-        if not isinstance(schema, Mapping) or not isinstance(schema.get("$ref"), str):
-            return schema
-        try:
-            target = resolve_pointer(root, schema["$ref"])
-        except PathError:
-            return schema
-        siblings = {k: v for k, v in schema.items() if k not in ("$ref", "$defs")}
-        schema = {"allOf": [target, siblings]} if siblings else target
-    return schema
+def deref(node: Node) -> Node:
+    """Follow references to the node they name (the reference itself if it cannot be)."""
+    for _ in range(_MAX_REF_HOPS):
+        if not isinstance(node, RefNode) or node.model is None or not node.model.can_resolve(node):
+            return node
+        node = node.target
+    return node
 
 
-def kinds_of(schema: Any) -> set[str] | None:
-    """The JSON types a schema's ``type`` keyword allows; ``None`` when it has none."""
-    if not isinstance(schema, Mapping) or "type" not in schema:
-        return None
-    t = schema["type"]
-    return {t} if isinstance(t, str) else set(t)
+def kind_of(node: Node) -> str | None:
+    """The JSON type a node declares (``None`` for any, implied, or composed nodes)."""
+    if isinstance(node, (NullNode, BooleanNode)):
+        return node.kind
+    if isinstance(node, (StringNode, _Numeric, ArrayNode, ObjectNode)) and not node.implied:
+        return node.kind
+    return None
 
 
-def example(schema: Any, root: Any, depth: int = 0) -> Any:
-    """A small value that is likely valid for ``schema`` (``MISSING`` if none is found)."""
-    schema = deref(schema, root)
-    if schema is True:
-        return None
-    if not isinstance(schema, Mapping) or depth > _MAX_DEPTH:
+def example(node: Node, depth: int = 0) -> Any:
+    """A small value that is likely valid for ``node`` (``MISSING`` if none is found)."""
+    node = deref(node)
+    if depth > _MAX_DEPTH:
         return MISSING
-    if "const" in schema:
-        return schema["const"]
-    if isinstance(schema.get("enum"), Sequence) and schema["enum"]:
-        return schema["enum"][0]
-    for key in ("anyOf", "oneOf"):
-        for option in schema.get(key) or ():
-            value = example(_with_base(schema, key, option), root, depth + 1)
+    if isinstance(node, AnyNode):
+        return None
+    if isinstance(node, (NeverNode, OpaqueNode, RefNode)):
+        return MISSING
+    if isinstance(node, ConstNode):
+        return thaw(node.value)
+    if isinstance(node, EnumNode):
+        return thaw(node.values[0]) if node.values else MISSING
+    if isinstance(node, UnionNode):
+        for option in node.options:
+            value = example(option, depth + 1)
             if value is not MISSING:
                 return value
-    if schema.get("allOf"):
-        merged: dict[str, Any] = {k: v for k, v in schema.items() if k != "allOf"}
-        for part in schema["allOf"]:
-            part = deref(part, root)
-            if isinstance(part, Mapping):
-                merged.update(part)
-        return example(merged, root, depth + 1)
-    kinds = kinds_of(schema)
-    kind = _guess_kind(schema) if kinds is None else next(k for k in KINDS if k in kinds)
-    return example_of_kind(schema, root, kind, depth)
+        return MISSING
+    if isinstance(node, IntersectionNode):
+        for part in node.parts:
+            if not isinstance(part, OpaqueNode):
+                value = example(part, depth + 1)
+                if value is not MISSING:
+                    return value
+        return MISSING
+    return example_of_kind(node, node.kind, depth)
 
 
-def _with_base(schema: Mapping[str, Any], key: str, option: Any) -> Any:
-    base = {k: v for k, v in schema.items() if k != key}
-    return {"allOf": [base, option]} if base else option
-
-
-def _guess_kind(schema: Mapping[str, Any]) -> str:
-    if any(k in schema for k in ("properties", "required", "additionalProperties")):
-        return "object"
-    if any(k in schema for k in ("items", "prefixItems", "minItems")):
-        return "array"
-    if any(k in schema for k in ("minLength", "maxLength", "pattern", "format")):
-        return "string"
-    if any(k in schema for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")):
-        return "number"
-    return "null"
-
-
-def example_of_kind(schema: Mapping[str, Any], root: Any, kind: str, depth: int = 0) -> Any:
-    """A small value of JSON type ``kind`` that is likely valid for ``schema``."""
+def example_of_kind(node: Node, kind: str, depth: int = 0) -> Any:
+    """A small value of JSON type ``kind`` that is likely valid for ``node``."""
+    node = deref(node)
     if kind == "null":
         return None
     if kind == "boolean":
         return False
     if kind in ("integer", "number"):
-        return _number(schema, kind == "integer")
+        numeric = node if isinstance(node, _Numeric) else None
+        return _number(numeric, kind == "integer")
     if kind == "string":
-        fmt = schema.get("format")
-        if isinstance(fmt, str) and fmt in FORMAT_SAMPLES:
-            return FORMAT_SAMPLES[fmt]
-        return "a" * _count(schema.get("minLength"))
+        text = node if isinstance(node, StringNode) else None
+        if text is not None and text.format in FORMAT_SAMPLES:
+            return FORMAT_SAMPLES[text.format]
+        return "a" * _count(text.min_length if text is not None else None)
     if kind == "array":
-        prefix = [example(s, root, depth + 1) for s in schema.get("prefixItems") or ()]
-        need = _count(schema.get("minItems")) - len(prefix)
+        if not isinstance(node, ArrayNode):
+            return []
+        prefix = [example(p, depth + 1) for p in node.prefix_items]
+        need = _count(node.min_items) - len(prefix)
         if need > 0:
-            prefix.extend([example(schema.get("items", True), root, depth + 1)] * need)
+            prefix.extend([example(node.items, depth + 1)] * need)
         return MISSING if MISSING in prefix else prefix
-    props = schema.get("properties") or {}
+    if not isinstance(node, ObjectNode):
+        return {}
     out: dict[str, Any] = {}
-    for name in schema.get("required") or ():
-        sub = props.get(name, schema.get("additionalProperties", True))
-        out[name] = example(sub, root, depth + 1)
+    for name in node.required:
+        out[name] = example(member_node(node, name), depth + 1)
     return MISSING if MISSING in out.values() else out
 
 
-def _count(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+def member_node(node: ObjectNode, name: str) -> Node:
+    """What an object says about its member ``name``: the property, else ``additional``."""
+    prop = node.prop(name)
+    return prop.node if prop is not None else node.additional
 
 
-def _num(value: Any) -> float | int | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return value
+def _count(value: int | None) -> int:
+    return value if value is not None and value > 0 else 0
 
 
-def _number(schema: Mapping[str, Any], integral: bool) -> int | float:
-    lo, hi = _num(schema.get("minimum")), _num(schema.get("maximum"))
-    xlo, xhi = _num(schema.get("exclusiveMinimum")), _num(schema.get("exclusiveMaximum"))
-    step = _num(schema.get("multipleOf")) or 1
+def _number(node: _Numeric | None, integral: bool) -> int | float:
+    if node is None:
+        return 0
+    lo, hi = node.minimum, node.maximum
+    xlo, xhi = node.exclusive_minimum, node.exclusive_maximum
+    step = node.multiple_of or 1
     value: int | float = 0
     if lo is not None and value < lo:
         value = lo
@@ -177,50 +182,68 @@ def _number(schema: Mapping[str, Any], integral: bool) -> int | float:
     return value
 
 
-def finite_values(schema: Any, side: Side, ctx: Context) -> list[Any] | None:
-    """Every value a schema admits, when there are few and they can be listed exactly.
+def finite_values(node: Node, side: Side, ctx: Context) -> list[Any] | None:
+    """Every value a node admits, when there are few and they can be listed exactly.
 
     Lists the candidates from ``const``/``enum``/``boolean``/``null``/a small integer range
-    and keeps those the validator accepts. ``None`` when the domain is not known to be small
-    (or the validator cannot tell).
+    (through unions and intersections) and keeps those the validator accepts. ``None``
+    when the domain is not known to be small (or the validator cannot tell).
     """
-    schema = deref(schema, ctx.roots[side])
-    if not isinstance(schema, Mapping):
-        return None
-    candidates: list[Any]
-    kinds = kinds_of(schema)
-    if "const" in schema:
-        candidates = [schema["const"]]
-    elif isinstance(schema.get("enum"), Sequence) and not isinstance(schema["enum"], str):
-        candidates = list(schema["enum"])
-    elif kinds is not None and kinds <= {"null", "boolean"}:
-        candidates = ([None] if "null" in kinds else []) + (
-            [False, True] if "boolean" in kinds else []
-        )
-    elif kinds == {"integer"}:
-        lo = int_bound(schema, "minimum", "exclusiveMinimum", 1)
-        hi = int_bound(schema, "maximum", "exclusiveMaximum", -1)
-        if lo is None or hi is None or hi - lo > _MAX_ENUMERATED_INTEGERS:
-            return None
-        candidates = list(range(lo, hi + 1))
-    else:
+    candidates = _candidates(deref(node), 0)
+    if candidates is None:
         return None
     out: list[Any] = []
     for value in candidates:
-        ok = ctx.valid(side, schema, value)
+        ok = ctx.valid(side, node, value)
         if ok is None:
             return None
-        if ok:
+        if ok and not any(value == x and type(value) is type(x) for x in out):
             out.append(value)
     return out
 
 
-def int_bound(
-    schema: Mapping[str, Any], inclusive: str, exclusive: str, direction: int
-) -> int | None:
+def _candidates(node: Node, depth: int) -> list[Any] | None:
+    if depth > _MAX_DEPTH:
+        return None
+    node = deref(node)
+    if isinstance(node, ConstNode):
+        return [thaw(node.value)]
+    if isinstance(node, EnumNode):
+        return [thaw(v) for v in node.values]
+    if isinstance(node, NullNode):
+        return [None]
+    if isinstance(node, BooleanNode):
+        return [False, True]
+    if isinstance(node, NeverNode):
+        return []
+    if isinstance(node, IntegerNode) and not node.implied:
+        lo = int_bound(node, 1)
+        hi = int_bound(node, -1)
+        if lo is None or hi is None or hi - lo > _MAX_ENUMERATED_INTEGERS:
+            return None
+        return list(range(lo, hi + 1))
+    if isinstance(node, UnionNode):
+        out: list[Any] = []
+        for option in node.options:
+            some = _candidates(option, depth + 1)
+            if some is None:
+                return None
+            out.extend(some)
+        return out
+    if isinstance(node, IntersectionNode):
+        for part in node.parts:
+            some = _candidates(part, depth + 1)
+            if some is not None:
+                return some  # the whole node is checked on each by the caller
+        return None
+    return None
+
+
+def int_bound(node: _Numeric, direction: int) -> int | None:
     """The tightest integer bound (``direction`` 1: lower, -1: upper)."""
     bounds: list[int] = []
-    inc, exc = _num(schema.get(inclusive)), _num(schema.get(exclusive))
+    inc = node.minimum if direction > 0 else node.maximum
+    exc = node.exclusive_minimum if direction > 0 else node.exclusive_maximum
     if inc is not None:
         bounds.append(math.ceil(inc) if direction > 0 else math.floor(inc))
     if exc is not None:
@@ -230,39 +253,42 @@ def int_bound(
     return max(bounds) if direction > 0 else min(bounds)
 
 
-def embed(schema: Any, root: Any, segments: Sequence[Segment], value: Any, depth: int = 0) -> Any:
-    """An instance of ``schema`` that holds ``value`` at ``segments`` (a guess; validate it)."""
+def embed(node: Node, segments: Sequence[Segment], value: Any, depth: int = 0) -> Any:
+    """An instance of ``node`` that holds ``value`` at ``segments`` (a guess; validate it)."""
     if not segments:
         return value
-    schema = deref(schema, root)
-    if isinstance(schema, Mapping):
-        for key in ("anyOf", "oneOf"):
-            for option in schema.get(key) or ():
-                got = embed(_with_base(schema, key, option), root, segments, value, depth + 1)
-                if got is not MISSING:
-                    return got
-        if schema.get("allOf"):
-            merged: dict[str, Any] = {k: v for k, v in schema.items() if k != "allOf"}
-            for part in schema["allOf"]:
-                part = deref(part, root)
-                if isinstance(part, Mapping):
-                    merged.update(part)
-            schema = merged
-    if depth > _MAX_DEPTH or not isinstance(schema, Mapping):
+    node = deref(node)
+    if depth > _MAX_DEPTH:
+        return MISSING
+    if isinstance(node, UnionNode):
+        for option in node.options:
+            got = embed(option, segments, value, depth + 1)
+            if got is not MISSING:
+                return got
+        return MISSING
+    if isinstance(node, IntersectionNode):
+        for part in node.parts:
+            got = embed(part, segments, value, depth + 1)
+            if got is not MISSING:
+                return got
         return MISSING
     head, rest = segments[0], segments[1:]
     if isinstance(head, str):
-        base = example_of_kind(schema, root, "object", depth)
-        props = schema.get("properties") or {}
-        child = props.get(head, schema.get("additionalProperties", True))
-        inner = embed(child, root, rest, value, depth + 1)
+        if not isinstance(node, (ObjectNode, AnyNode)):
+            return MISSING
+        base = example_of_kind(node, "object", depth)
+        child = member_node(node, head) if isinstance(node, ObjectNode) else AnyNode()
+        inner = embed(child, rest, value, depth + 1)
         if base is MISSING or inner is MISSING:
             return MISSING
         return {**base, head: inner}
-    prefix = schema.get("prefixItems") or ()
-    items: list[Any] = []
+    if not isinstance(node, (ArrayNode, AnyNode)):
+        return MISSING
+    prefix = node.prefix_items if isinstance(node, ArrayNode) else ()
+    items = node.items if isinstance(node, ArrayNode) else AnyNode()
+    out: list[Any] = []
     for i in range(head):
-        items.append(example(prefix[i] if i < len(prefix) else schema.get("items", True), root))
-    child = prefix[head] if head < len(prefix) else schema.get("items", True)
-    items.append(embed(child, root, rest, value, depth + 1))
-    return MISSING if MISSING in items else items
+        out.append(example(prefix[i] if i < len(prefix) else items))
+    child = prefix[head] if head < len(prefix) else items
+    out.append(embed(child, rest, value, depth + 1))
+    return MISSING if MISSING in out else out

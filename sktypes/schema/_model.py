@@ -101,6 +101,17 @@ class SchemaModel:
             node = target
         return node
 
+    def subschema(self, schema: object) -> Node:
+        """The node of ``schema``: a part of this document, handed over on its own.
+
+        Its references point into this document.
+        """
+        from sktypes.schema._parse import parse_within
+
+        if schema is self.document.value:
+            return self.root
+        return parse_within(self, schema)
+
     def can_resolve(self, ref: RefNode) -> bool:
         """Whether ``ref`` points at a node of this document (else ``resolve`` gives any)."""
         return ref.ref in self._targets

@@ -40,7 +40,7 @@ from sktypes.schema._nodes import (
     UnionNode,
 )
 
-__all__ = ["ASSERTING_UNSUPPORTED", "parse_document"]
+__all__ = ["ASSERTING_UNSUPPORTED", "parse_document", "parse_within"]
 
 _TYPES: Final = ("null", "boolean", "integer", "number", "string", "array", "object")
 _ANNOTATIONS: Final = frozenset(
@@ -124,6 +124,23 @@ def parse_document(document: JsonDocument, flavor: Flavor = "json-schema") -> Sc
     return Parser(document, flavor).run()
 
 
+def parse_within(model: SchemaModel, schema: Any) -> Node:
+    """The node of ``schema``, a schema whose references point into ``model``'s document.
+
+    Used for a part of a document handed over on its own (a plan's sub-schema). What it
+    reports is not added to the document's report; the targets it reaches are added to
+    the model's (the same nodes a reference of the document would reach).
+    """
+    parser = Parser(model.document, model.flavor)
+    parser.model = model
+    parser.nodes = dict(model._nodes)
+    parser.collect_definitions()
+    node = parser.schema(freeze(schema), "")
+    model._targets.update(parser.resolve_all(dict(model._targets)))
+    model._nodes.update(parser.nodes)
+    return node
+
+
 class Parser:
     """One parse: the nodes by pointer, the references to resolve, the report."""
 
@@ -141,6 +158,33 @@ class Parser:
 
     def run(self) -> SchemaModel:
         """Parse the root, every definition and every reference's target."""
+        self.collect_definitions()
+        root = self.at("")
+        definitions = {name: self.at(ptr) for ptr, name in self.def_names.items()}
+        targets = self.resolve_all({})
+        model = self.model
+        model.root = root
+        model.definitions = MappingProxyType(definitions)
+        model.unsupported = tuple(self.unsupported)
+        model._nodes = self.nodes
+        model._targets = targets
+        return model
+
+    def resolve_all(self, targets: dict[str, Node]) -> dict[str, Node]:
+        """Parse the target of every reference made so far (and of those they make)."""
+        i = 0
+        while i < len(self.refs):
+            ref = self.refs[i]
+            i += 1
+            if ref.ref in targets:
+                continue
+            node = self.target(ref, report=True)
+            if node is not None:
+                targets[ref.ref] = node
+        return targets
+
+    def collect_definitions(self) -> None:
+        """Name the root's ``$defs`` and ``definitions`` (a clash: ``definitions/X``)."""
         if isinstance(self.value, Mapping):
             taken: set[str] = set()
             for container in ("$defs", "definitions"):
@@ -154,25 +198,6 @@ class Parser:
                     key = name if name not in taken else f"{container}/{name}"
                     taken.add(key)
                     self.def_names[_pointer.join("", container, name)] = key
-        root = self.at("")
-        definitions = {name: self.at(ptr) for ptr, name in self.def_names.items()}
-        targets: dict[str, Node] = {}
-        i = 0
-        while i < len(self.refs):
-            ref = self.refs[i]
-            i += 1
-            if ref.ref in targets:
-                continue
-            node = self.target(ref, report=True)
-            if node is not None:
-                targets[ref.ref] = node
-        model = self.model
-        model.root = root
-        model.definitions = MappingProxyType(definitions)
-        model.unsupported = tuple(self.unsupported)
-        model._nodes = self.nodes
-        model._targets = targets
-        return model
 
     def report(self, pointer: str, keyword: str, reason: str) -> None:
         """Record something the model does not represent."""
