@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from jsonschema import Draft202012Validator, FormatChecker
 from jsonschema.exceptions import ValidationError
 
-from sktypes._identity import by_identity
+from sktypes._identity import IdentityCache, by_identity
 from sktypes._quick import Check, compile_check
 from sktypes.errors import ArgumentsError, ErrorDetail, snippet
 from sktypes.jsondoc import JsonDocument
@@ -44,9 +44,8 @@ def _is_time(value: object) -> bool:
 _FORMATS = _format_checker()
 # keyed by the identity of the view's parameters tuple (shared by bound copies of a view):
 # hashing a view by value would hash every schema on every call
-_VALIDATORS: dict[tuple[int, bool], tuple[tuple[Any, ...], Draft202012Validator]] = {}
-_QUICK: dict[tuple[int, bool], tuple[tuple[Any, ...], Check | None]] = {}
-_LIMIT = 4096
+_VALIDATORS: IdentityCache[tuple[Any, ...], dict[bool, Draft202012Validator]] = IdentityCache()
+_QUICK: IdentityCache[tuple[Any, ...], dict[bool, Check | None]] = IdentityCache()
 T = TypeVar("T")
 
 
@@ -78,20 +77,17 @@ def _build_validator(view: FunctionView) -> Draft202012Validator:
 
 
 def _by_parameters(
-    cache: dict[tuple[int, bool], tuple[tuple[Any, ...], T]],
+    cache: IdentityCache[tuple[Any, ...], dict[bool, T]],
     view: FunctionView,
     build: Callable[[FunctionView], T],
 ) -> T:
     """``build(view)``, cached by the identity of the view's parameters tuple."""
-    key = (id(view.parameters), view.accepts_extra)
-    hit = cache.get(key)
-    if hit is not None and hit[0] is view.parameters:
-        return hit[1]
-    value = build(view)
-    if len(cache) > _LIMIT:
-        cache.clear()
-    cache[key] = (view.parameters, value)
-    return value
+    by_extra = cache.get(view.parameters)
+    if by_extra is None:
+        by_extra = cache.put(view.parameters, {})
+    if view.accepts_extra not in by_extra:
+        by_extra[view.accepts_extra] = build(view)
+    return by_extra[view.accepts_extra]
 
 
 def json_path(parts: Any) -> str:

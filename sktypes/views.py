@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic_core import to_jsonable_python
 
+from sktypes._identity import IdentityCache
 from sktypes.errors import SktypesError
 from sktypes.jsondoc import JsonDocument, thaw
 from sktypes.schema._nodes import (
@@ -314,6 +315,7 @@ class FunctionView:
     return_parameter: ReturnParameterView = field(default_factory=ReturnParameterView)
     accepts_extra: bool = False
     native_function: Callable[..., Any] | None = field(default=None, compare=False, repr=False)
+    _hash: int | None = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "parameters", tuple(self.parameters))
@@ -321,6 +323,31 @@ class FunctionView:
         if len(set(names)) != len(names):
             dup = sorted({n for n in names if names.count(n) > 1})
             raise SktypesError(f"duplicate parameter name(s) {dup}", where=self.name)
+
+    def _compared(self) -> tuple[Any, ...]:
+        return (
+            self.name,
+            self.plugin_name,
+            self.description,
+            self.parameters,
+            self.return_parameter,
+            self.accepts_extra,
+        )
+
+    def __hash__(self) -> int:
+        # computed once: views are immutable, and a view's hash covers every schema in it
+        if self._hash is None:
+            object.__setattr__(self, "_hash", hash(self._compared()))
+        return self._hash  # type: ignore[return-value]
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, FunctionView):
+            return NotImplemented
+        if hash(self) != hash(other):
+            return False
+        return self._compared() == other._compared()
 
     @property
     def fully_qualified_name(self) -> str:
@@ -373,35 +400,22 @@ class FunctionView:
             raise SktypesError(f"not a function view: {exc}") from None
 
 
-class _SchemaCache:
-    """Memo of combined parameters schemas, keyed by the parameters tuple's identity.
-
-    Views made from one another (``dataclasses.replace`` binding a method) share their
-    ``parameters`` tuple, so they share the memo entry too.
-    """
-
-    _LIMIT = 4096
-
-    def __init__(self) -> None:
-        self._memo: dict[tuple[int, bool], tuple[tuple[ParameterView, ...], JsonDocument]] = {}
-
-    def get(self, view: FunctionView) -> JsonDocument:
-        key = (id(view.parameters), view.accepts_extra)
-        hit = self._memo.get(key)
-        if hit is not None and hit[0] is view.parameters:
-            return hit[1]
-        doc = JsonDocument(_combine(view.parameters, view.accepts_extra))
-        if len(self._memo) > self._LIMIT:
-            self._memo.clear()
-        self._memo[key] = (view.parameters, doc)
-        return doc
-
-
-_CACHE = _SchemaCache()
+_COMBINED: IdentityCache[tuple[ParameterView, ...], dict[bool, JsonDocument]] = IdentityCache()
+"""Combined parameters schemas, keyed by the parameters tuple's identity: views made from
+one another (``dataclasses.replace`` binding a method) share it, and hashing a view by
+value would cover every schema it holds."""
 
 
 def _parameters_schema(view: FunctionView) -> JsonDocument:
-    return _CACHE.get(view)
+    by_extra = _COMBINED.get(view.parameters)
+    if by_extra is None:
+        by_extra = _COMBINED.put(view.parameters, {})
+    doc = by_extra.get(view.accepts_extra)
+    if doc is None:
+        doc = by_extra[view.accepts_extra] = JsonDocument(
+            _combine(view.parameters, view.accepts_extra)
+        )
+    return doc
 
 
 def build_parameters_schema(

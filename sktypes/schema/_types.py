@@ -27,6 +27,7 @@ from pydantic import TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
 from pydantic_core import CoreSchema, core_schema
 
+from sktypes._identity import ValueCache
 from sktypes.errors import IntrospectionError
 from sktypes.jsondoc import JsonDocument, thaw
 from sktypes.schema._table import DECIMAL_PATTERN, SCALAR_TYPES
@@ -156,8 +157,7 @@ def _hashable(tp: Any) -> bool:
     return True
 
 
-_CACHE_LIMIT = 4096
-_ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
+_ADAPTERS: ValueCache[Any, TypeAdapter[Any]] = ValueCache(4096)
 
 
 def _cache_key(tp: Any) -> Any:
@@ -183,13 +183,11 @@ def type_adapter(tp: Any) -> TypeAdapter[Any]:
             f"type {_type_name(tp)} has no JSON Schema: {str(exc).splitlines()[0]}"
         ) from None
     if cacheable:
-        if len(_ADAPTERS) > _CACHE_LIMIT:
-            _ADAPTERS.clear()  # types made per request must not pile up
-        _ADAPTERS[_cache_key(tp)] = adapter
+        _ADAPTERS.put(_cache_key(tp), adapter)  # bounded: types made per request go first
     return adapter
 
 
-_SCHEMAS: dict[tuple[Any, Mode], JsonDocument] = {}
+_SCHEMAS: ValueCache[tuple[Any, Mode], JsonDocument] = ValueCache(4096)
 
 
 def type_schema(tp: Any, mode: Mode = "validation") -> JsonDocument:
@@ -199,7 +197,7 @@ def type_schema(tp: Any, mode: Mode = "validation") -> JsonDocument:
         key = (tp, mode)
         hit = _SCHEMAS.get(key)
         if hit is None:
-            hit = _SCHEMAS[key] = JsonDocument.from_value(fixed)
+            hit = _SCHEMAS.put(key, JsonDocument.from_value(fixed))
         return hit
     cacheable = _hashable(tp)
     if cacheable:
@@ -210,7 +208,7 @@ def type_schema(tp: Any, mode: Mode = "validation") -> JsonDocument:
     if composed is not None:
         doc = JsonDocument.from_value(composed)
         if cacheable:
-            _SCHEMAS[(_cache_key(tp), mode)] = doc
+            _SCHEMAS.put((_cache_key(tp), mode), doc)
         return doc
     adapter = type_adapter(tp)
     try:
@@ -223,9 +221,7 @@ def type_schema(tp: Any, mode: Mode = "validation") -> JsonDocument:
         ) from None
     doc = JsonDocument.from_value(raw)
     if cacheable:
-        if len(_SCHEMAS) > _CACHE_LIMIT:
-            _SCHEMAS.clear()
-        _SCHEMAS[(_cache_key(tp), mode)] = doc
+        _SCHEMAS.put((_cache_key(tp), mode), doc)
     return doc
 
 
