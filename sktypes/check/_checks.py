@@ -18,6 +18,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError as JsonSchemaError
 from jsonschema.validators import validator_for
 
+from sktypes import _pointer
 from sktypes.check._findings import Finding
 from sktypes.errors import SktypesError
 
@@ -52,7 +53,7 @@ def check_file(path: Path) -> tuple[str | None, list[Finding]]:
         typo = _typo_of_version_key(data)
         if typo is not None:
             key, meant = typo
-            pointer = "/" + key.replace("~", "~0").replace("/", "~1")
+            pointer = _pointer.join("", key)
             return kind, [
                 Finding(
                     str(path), pointer, f"unknown top-level key {key!r}: did you mean {meant!r}?"

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from sktypes import _pointer
 from sktypes.errors import OpenApiError, SktypesError
 from sktypes.jsondoc import FrozenDict, freeze
 from sktypes.openapi._model import OpenApiPlugin, Operation
@@ -108,8 +109,7 @@ def _first_remote_ref(node: Any, pointer: str) -> str | None:
                 return pointer + "/$ref"
             for key, value in node.items():
                 if isinstance(value, (dict, list)):
-                    token = str(key).replace("~", "~0").replace("/", "~1")
-                    stack.append((value, f"{pointer}/{token}"))
+                    stack.append((value, _pointer.join(pointer, str(key))))
         elif isinstance(node, list):
             stack.extend(
                 (v, f"{pointer}/{i}") for i, v in enumerate(node) if isinstance(v, (dict, list))

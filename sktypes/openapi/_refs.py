@@ -19,6 +19,7 @@ import httpx
 from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource, Unresolvable, Unretrievable
 
+from sktypes import _pointer
 from sktypes.errors import OpenApiError
 from sktypes.openapi._source import Document, parse_bytes, path_of_uri, read_path
 
@@ -39,8 +40,7 @@ class Place:
 
     def child(self, *tokens: str | int) -> Place:
         """The place one or more levels down."""
-        extra = "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
-        return Place(self.uri, self.pointer + extra)
+        return Place(self.uri, _pointer.join(self.pointer, *tokens))
 
 
 class _Refused(Exception):

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 from urllib.parse import unquote, urldefrag
 
+from sktypes import _pointer
 from sktypes.errors import SktypesError
 from sktypes.jsondoc import FrozenDict, JsonDocument, freeze
 from sktypes.openapi._refs import Place, Refs
@@ -226,8 +227,10 @@ class SchemaConverter:
 
     def _name_for(self, target: str) -> str:
         uri, fragment = urldefrag(target)
-        tokens = [t.replace("~1", "/").replace("~0", "~") for t in unquote(fragment).split("/")]
-        tokens = [t for t in tokens if t]
+        try:
+            tokens = [t for t in _pointer.split("#" + fragment) if t]
+        except _pointer.PointerError:
+            tokens = [t for t in unquote(fragment).split("/") if t]
         stem = uri.rsplit("/", 1)[-1].split(".", 1)[0] or "Schema"
         if not tokens:
             name = stem

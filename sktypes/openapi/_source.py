@@ -18,6 +18,7 @@ from urllib.parse import unquote, urlsplit
 
 import yaml
 
+from sktypes import _pointer
 from sktypes.errors import OpenApiError
 from sktypes.openapi._yaml import YamlProblem, load_yaml
 
@@ -185,7 +186,11 @@ def line_of(raw: bytes | None, pointer: str) -> int | None:
     except (yaml.YAMLError, RecursionError):
         return None
     line = node.start_mark.line + 1 if node is not None else None
-    for token in [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]:
+    try:
+        tokens = _pointer.split(pointer)
+    except _pointer.PointerError:
+        return None
+    for token in tokens:
         if isinstance(node, yaml.MappingNode):
             for key, value in node.value:
                 if str(key.value) == token:

@@ -20,6 +20,7 @@ from openapi_spec_validator import (
 )
 from openapi_spec_validator.validation.validators import SpecValidator
 
+from sktypes import _pointer as pointers
 from sktypes.errors import OpenApiError, snippet
 from sktypes.openapi._source import Document, line_of
 
@@ -43,7 +44,7 @@ def _path_options() -> dict[str, Any]:
 
 
 def _pointer(path: Iterable[Any]) -> str:
-    return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in path)
+    return pointers.join("", *path)
 
 
 def validate_spec(doc: Document, version: int) -> None:
