@@ -9,19 +9,22 @@ check, a hydration target, a parsed schema model. Two small classes keep them:
   Nothing is hashed: a view whose hash covers every schema it holds costs the same to
   look up as any other object.
 - :class:`ValueCache` keys by an ordinary hashable value (a type, a canonical text).
+- :class:`WeakCache` keys by an object that can be weakly referenced and hashes by
+  identity (a function): the entry goes when the object does.
 
-Both are bounded and evict the least recently used entry, so a long-running server that
+The first two are bounded and evict the least recently used entry, so a long-running server that
 makes new objects per request holds at most ``limit`` of them; nothing grows without
 limit, and nothing is global except these bounded instances.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
-__all__ = ["IdentityCache", "ValueCache", "by_identity"]
+__all__ = ["IdentityCache", "ValueCache", "WeakCache", "by_identity"]
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -99,6 +102,32 @@ class ValueCache(Generic[H, V]):
     def clear(self) -> None:
         """Forget everything."""
         self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+class WeakCache(Generic[K, V]):
+    """A map from objects (by identity) to derived values that lives as long as they do.
+
+    For keys that hash by identity and accept weak references (functions): a function
+    made per request takes its entry with it when it is freed, so there is no bound to
+    set. Lookups never hash anything but the object's identity.
+    """
+
+    __slots__ = ("_entries",)
+
+    def __init__(self) -> None:
+        self._entries: weakref.WeakKeyDictionary[K, V] = weakref.WeakKeyDictionary()
+
+    def get(self, obj: K) -> V | None:
+        """The value kept for ``obj``, or ``None``."""
+        return self._entries.get(obj)
+
+    def put(self, obj: K, value: V) -> V:
+        """Keep ``value`` for as long as ``obj`` lives."""
+        self._entries[obj] = value
+        return value
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -33,7 +33,6 @@ import re
 import types
 import typing
 import warnings
-import weakref
 from collections.abc import Callable, Iterable
 from typing import Any, ParamSpec, TypeVar, overload
 
@@ -41,7 +40,7 @@ import docstring_parser
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined, to_jsonable_python
 
-from sktypes._identity import IdentityCache
+from sktypes._identity import IdentityCache, WeakCache
 from sktypes.errors import IntrospectionError
 from sktypes.jsondoc import JsonDocument
 from sktypes.schema._types import type_schema
@@ -179,9 +178,7 @@ def _signature(fn: Callable[..., Any]) -> inspect.Signature:
 
 
 # function -> {(owner, plugin_name): view}; weak, so functions made per request are freed
-_VIEWS: weakref.WeakKeyDictionary[Callable[..., Any], dict[tuple[Any, ...], FunctionView]] = (
-    weakref.WeakKeyDictionary()
-)
+_VIEWS: WeakCache[Callable[..., Any], dict[tuple[Any, ...], FunctionView]] = WeakCache()
 
 
 def function_view(fn: Callable[..., Any], plugin_name: str | None = None) -> FunctionView:
@@ -205,7 +202,8 @@ def function_view(fn: Callable[..., Any], plugin_name: str | None = None) -> Fun
         built = _build(target, plugin_name if plugin_name is not None else target.default_plugin)
         cached = dataclasses.replace(built, native_function=fn)
         if key is not None:
-            _VIEWS.setdefault(key[0], {})[key[1]] = cached
+            slot = _VIEWS.get(key[0]) or _VIEWS.put(key[0], {})
+            slot[key[1]] = cached
     if cached.native_function is fn:
         return cached  # a plain function: the cached view itself
     return dataclasses.replace(cached, native_function=fn)  # a fresh bound method

@@ -37,3 +37,32 @@ def test_a_full_cache_forgets_the_least_recently_used_object_and_still_answers()
     assert cached(a) == 1
     assert cached(c) == 5
     assert len(cached.cache) == 2  # type: ignore[attr-defined]
+
+
+def test_a_weak_cache_entry_goes_with_its_object() -> None:
+    import gc
+
+    from sktypes._identity import WeakCache
+
+    cache: WeakCache[object, int] = WeakCache()
+
+    def f() -> None:
+        return None
+
+    cache.put(f, 1)
+    assert cache.get(f) == 1 and len(cache) == 1
+    del f
+    gc.collect()
+    assert len(cache) == 0
+
+
+def test_value_caches_are_bounded_and_keep_the_recent() -> None:
+    from sktypes._identity import ValueCache
+
+    cache: ValueCache[int, int] = ValueCache(3)
+    for i in range(5):
+        cache.put(i, i * 10)
+    assert len(cache) == 3 and cache.get(0) is None and cache.get(4) == 40
+    cache.get(2)
+    cache.put(5, 50)
+    assert cache.get(2) == 20 and cache.get(3) is None
