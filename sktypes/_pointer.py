@@ -33,7 +33,10 @@ class PointerError(LookupError):
 
 def escape(token: str | int) -> str:
     """One reference token, escaped (``a/b`` → ``a~1b``)."""
-    return str(token).replace("~", "~0").replace("/", "~1")
+    text = str(token)
+    if "~" not in text and "/" not in text:
+        return text
+    return text.replace("~", "~0").replace("/", "~1")
 
 
 def unescape(token: str) -> str:
@@ -45,6 +48,8 @@ def unescape(token: str) -> str:
 
 def join(base: str, *tokens: str | int) -> str:
     """``base`` extended by ``tokens`` (``join("/a", "b/c", 0)`` → ``/a/b~1c/0``)."""
+    if len(tokens) == 1:
+        return f"{base}/{escape(tokens[0])}"
     return base + "".join("/" + escape(t) for t in tokens)
 
 

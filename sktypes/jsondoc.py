@@ -3,10 +3,11 @@
 The value is deep-frozen once (objects become :class:`FrozenDict`, arrays tuples), so a
 document can sit inside frozen views and be shared without defensive copies.
 
-Equality is JSON's, as JSON Schema defines it for ``enum`` and ``const``
-(:func:`json_equal`): ``1`` and ``true`` differ, ``1`` and ``1.0`` are the same number,
-arrays compare item by item, objects by members whatever their order. Equal values hash
-equally (:func:`json_hash`), and the hash is computed once per frozen object.
+Documents and frozen objects are equal when their canonical JSON texts are (sorted keys):
+``1`` and ``true`` differ, key order does not matter, and equal values hash equally (the
+hash is of the same text, computed once per object, at C speed). :func:`json_equal` is
+the comparison JSON Schema uses for ``enum`` and ``const``, where ``1`` and ``1.0`` are
+also one number; :func:`json_hash` agrees with it.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ class FrozenDict(Mapping[str, Any]):
 
     def __hash__(self) -> int:
         if self._hash is None:
-            self._hash = _object_hash(self._data)
+            self._hash = hash(_canonical(self))
         return self._hash
 
     def __eq__(self, other: object) -> bool:
@@ -54,10 +55,12 @@ class FrozenDict(Mapping[str, Any]):
         if isinstance(other, FrozenDict):
             if self._hash is not None and other._hash is not None and self._hash != other._hash:
                 return False
-            return _mapping_equal(self._data, other._data)
-        if isinstance(other, Mapping):
-            return _mapping_equal(self._data, other)
-        return NotImplemented
+        elif not isinstance(other, Mapping):
+            return NotImplemented
+        try:
+            return _canonical(self) == _canonical(other)
+        except TypeError:  # not JSON (a mapping holding other objects): not equal
+            return False
 
     def __repr__(self) -> str:
         return f"FrozenDict({self._data!r})"
@@ -94,8 +97,6 @@ def _mapping_equal(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
 
 def json_hash(value: Any) -> int:
     """A hash that agrees with :func:`json_equal` (equal JSON values hash equally)."""
-    if isinstance(value, FrozenDict):
-        return hash(value)
     if isinstance(value, bool):
         return hash((_BOOL_TAG, value))
     if isinstance(value, Mapping):
@@ -249,15 +250,11 @@ class JsonDocument:
             return NotImplemented
         if self is other or self._value is other._value:
             return True
-        if hash(self) != hash(other):
-            return False
-        # equal canonical texts are equal values; different texts may still be equal
-        # numbers (1 and 1.0), so a difference is confirmed value by value
-        return self._canonical() == other._canonical() or json_equal(self._value, other._value)
+        return hash(self) == hash(other) and self._canonical() == other._canonical()
 
     def __hash__(self) -> int:
         if self._hash is None:
-            self._hash = json_hash(self._value)
+            self._hash = hash(self._canonical())
         return self._hash
 
     def __repr__(self) -> str:

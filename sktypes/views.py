@@ -105,6 +105,19 @@ def _view_type(node: Node, depth: int) -> ParameterViewType | None:
     return None  # any, never, opaque
 
 
+def _lazy_type(view: Any, name: str) -> Any:
+    """A view's ``type``, read from its schema the first time it is asked for.
+
+    Building views (an OpenAPI spec makes thousands) then parses no schema; the slot is
+    filled on first use and read directly after.
+    """
+    if name != "type":
+        raise AttributeError(name)
+    value = view_type_of(view.schema)
+    object.__setattr__(view, "type", value)
+    return value
+
+
 def _json_kind(v: Any) -> ParameterViewType | None:
     if v is None:
         return ParameterViewType.NULL
@@ -170,17 +183,19 @@ class ParameterView:
         schema: SchemaLike = None,
     ) -> None:
         doc = _doc(schema)
-        if type is None and doc is not None:
-            type = view_type_of(doc)
         setter = object.__setattr__
         setter(self, "name", name)
         setter(self, "description", description)
         setter(self, "default_value", default_value)
-        setter(self, "type", type)
+        if type is not None or doc is None:
+            setter(self, "type", type)  # else read from the schema when first asked
         setter(self, "is_required", is_required)
         setter(self, "native_type", native_type)
         setter(self, "schema", doc)
         setter(self, "_key_cache", None)
+
+    def __getattr__(self, name: str) -> Any:
+        return _lazy_type(self, name)
 
     def _key(self) -> tuple[Any, ...]:
         """What equality and hashing compare (computed once: views are immutable)."""
@@ -257,14 +272,16 @@ class ReturnParameterView:
         is_streaming: bool = False,
     ) -> None:
         doc = _doc(schema)
-        if type is None and doc is not None:
-            type = view_type_of(doc)
         setter = object.__setattr__
         setter(self, "description", description)
-        setter(self, "type", type)
+        if type is not None or doc is None:
+            setter(self, "type", type)  # else read from the schema when first asked
         setter(self, "native_type", native_type)
         setter(self, "schema", doc)
         setter(self, "is_streaming", is_streaming)
+
+    def __getattr__(self, name: str) -> Any:
+        return _lazy_type(self, name)
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-compatible dict (``native_type`` is left out)."""

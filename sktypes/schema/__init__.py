@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import orjson
+
 from sktypes._identity import IdentityCache, ValueCache
 from sktypes.errors import SchemaError
 from sktypes.jsondoc import FrozenDict, JsonDocument
@@ -95,7 +97,7 @@ _BY_IDENTITY: dict[Flavor, IdentityCache[Any, SchemaModel]] = {
     "json-schema": IdentityCache(4096),
     "openapi-3.0": IdentityCache(1024),
 }
-_BY_VALUE: dict[Flavor, ValueCache[JsonDocument, SchemaModel]] = {
+_BY_TEXT: dict[Flavor, ValueCache[bytes, SchemaModel]] = {
     "json-schema": ValueCache(4096),
     "openapi-3.0": ValueCache(1024),
 }
@@ -104,7 +106,11 @@ _BY_VALUE: dict[Flavor, ValueCache[JsonDocument, SchemaModel]] = {
 def parse(
     schema: JsonDocument | Mapping[str, Any] | bool, flavor: Flavor = "json-schema"
 ) -> SchemaModel:
-    """Return the schema model of ``schema`` (built once: cached by identity, then by value).
+    """Return the schema model of ``schema`` (built once, then cached).
+
+    A frozen schema (a :class:`JsonDocument` or a view's frozen mapping) is remembered by
+    identity, which costs nothing to look up; a plain dict by its canonical JSON text. Both
+    caches are bounded.
 
     Args:
         schema: a JSON Schema: a :class:`JsonDocument`, a mapping (a view's frozen schema
@@ -118,20 +124,26 @@ def parse(
     """
     if flavor not in _BY_IDENTITY:
         raise SchemaError(f"unknown schema flavor {flavor!r}; choose json-schema or openapi-3.0")
-    frozen = isinstance(schema, (JsonDocument, FrozenDict))
-    if frozen:
+    if isinstance(schema, (JsonDocument, FrozenDict)):
         hit = _BY_IDENTITY[flavor].get(schema)
-        if hit is not None:
-            return hit
+        if hit is None:
+            model = parse_document(JsonDocument.from_value(schema), flavor)
+            hit = _BY_IDENTITY[flavor].put(schema, model)
+        return hit
     try:
-        document = JsonDocument.from_value(schema)
+        text = orjson.dumps(schema, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # frozen parts inside a plain dict
+        text = b""
+    cached = _BY_TEXT[flavor].get(text) if text else None
+    if cached is not None:
+        return cached
+    try:
+        document = JsonDocument.from_value(schema)  # written order kept (the key is sorted)
     except Exception as exc:
         raise SchemaError(f"not a JSON Schema: {exc}") from None
-    model = _BY_VALUE[flavor].get(document)
-    if model is None:
-        model = _BY_VALUE[flavor].put(document, parse_document(document, flavor))
-    if frozen:
-        _BY_IDENTITY[flavor].put(schema, model)
+    model = parse_document(document, flavor)
+    if text:
+        _BY_TEXT[flavor].put(text, model)
     return model
 
 

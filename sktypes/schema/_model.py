@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from sktypes import _pointer
 from sktypes.jsondoc import JsonDocument
 from sktypes.schema._nodes import AnyNode, Node, OpaqueNode, RefNode
+
+if TYPE_CHECKING:
+    from sktypes.schema._parse import Parser
 
 __all__ = ["Flavor", "SchemaModel", "Unsupported"]
 
@@ -48,35 +51,57 @@ class SchemaModel:
     Get one with :func:`sktypes.schema.parse`. References resolve through the model
     (:meth:`resolve`, or :attr:`RefNode.target`), so recursive definitions are fine.
 
+    The root is parsed at once; a definition, or the target of a reference, when it is
+    first needed (a view's schema carries every definition it may reach, and most
+    readers look at a few). :attr:`unsupported` parses the rest, so the report is whole.
+
     Attributes:
         document: the schema, frozen.
         flavor: how it was read (``json-schema`` or ``openapi-3.0``).
         root: the node of the whole schema.
-        definitions: ``$defs`` (and ``definitions``) by name, in document order.
-        unsupported: every keyword the model does not represent, with its JSON pointer,
-            in document order. Empty means the nodes say everything the schema says.
     """
 
     __slots__ = (
         "__weakref__",
-        "_nodes",
-        "_targets",
-        "definitions",
+        "_complete",
+        "_definitions",
+        "_parser",
         "document",
         "flavor",
         "root",
-        "unsupported",
     )
 
-    def __init__(self, document: JsonDocument, flavor: Flavor) -> None:
-        """An empty model; :mod:`sktypes.schema._parse` fills it (use ``parse``)."""
+    def __init__(self, document: JsonDocument, flavor: Flavor, parser: Parser) -> None:
+        """A model whose parts ``parser`` parses on demand (use ``parse``)."""
         self.document = document
         self.flavor: Flavor = flavor
+        self._parser = parser
+        self._definitions: Mapping[str, Node] | None = None
+        self._complete = False
         self.root: Node = AnyNode()
-        self.definitions: Mapping[str, Node] = MappingProxyType({})
-        self.unsupported: tuple[Unsupported, ...] = ()
-        self._nodes: dict[str, Node] = {}
-        self._targets: dict[str, Node] = {}
+
+    @property
+    def definitions(self) -> Mapping[str, Node]:
+        """``$defs`` (and ``definitions``) by name, in document order."""
+        if self._definitions is None:
+            parser = self._parser
+            self._definitions = MappingProxyType(
+                {name: parser.at(ptr) for ptr, name in parser.definition_pointers()}
+            )
+        return self._definitions
+
+    @property
+    def unsupported(self) -> tuple[Unsupported, ...]:
+        """Every keyword the model does not represent, with its JSON pointer.
+
+        In the order they were found; empty means the nodes say everything the schema
+        says. Reading it parses whatever was not parsed yet.
+        """
+        if not self._complete:
+            _ = self.definitions
+            self._parser.resolve_all()
+            self._complete = True
+        return tuple(self._parser.unsupported)
 
     def resolve(self, ref: RefNode | str) -> Node:
         """The node a reference points at, through any chain of references.
@@ -85,17 +110,12 @@ class SchemaModel:
         ``AnyNode``; ``unsupported`` lists it.
         """
         seen: set[str] = set()
-        node: Node = ref if isinstance(ref, RefNode) else RefNode(ref=ref)
+        node: Node = ref if isinstance(ref, RefNode) else RefNode(ref=ref, model=self)
         while isinstance(node, RefNode):
             if node.ref in seen:
                 return AnyNode(pointer=node.pointer)  # a chain of bare references
             seen.add(node.ref)
-            target = self._targets.get(node.ref)
-            if target is None and node.ref.startswith("#"):
-                try:
-                    target = self._nodes.get(_pointer.join("", *_pointer.split(node.ref)))
-                except _pointer.PointerError:
-                    target = None
+            target = self._parser.target_of(node.ref)
             if target is None:
                 return AnyNode(pointer=node.pointer)
             node = target
@@ -106,15 +126,13 @@ class SchemaModel:
 
         Its references point into this document.
         """
-        from sktypes.schema._parse import parse_within
-
         if schema is self.document.value:
             return self.root
-        return parse_within(self, schema)
+        return self._parser.within(schema)
 
     def can_resolve(self, ref: RefNode) -> bool:
         """Whether ``ref`` points at a node of this document (else ``resolve`` gives any)."""
-        return ref.ref in self._targets
+        return self._parser.target_of(ref.ref) is not None
 
     def definitions_used(self, node: Node) -> list[str]:
         """The definitions ``node`` needs, transitively, in document order.
@@ -180,10 +198,7 @@ class SchemaModel:
         return [u.warning(file) for u in self.unsupported]
 
     def __repr__(self) -> str:
-        return (
-            f"SchemaModel(root={self.root!r}, definitions={list(self.definitions)!r}, "
-            f"unsupported={len(self.unsupported)})"
-        )
+        return f"SchemaModel(root={self.root!r}, definitions={list(self.definitions)!r})"
 
 
 def _refs_written(value: object) -> list[str]:

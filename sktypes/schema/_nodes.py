@@ -71,6 +71,17 @@ NO_DEFAULT: Final = _NoDefault()
 """A node's ``default`` when the schema gives none (a ``null`` default is ``None``)."""
 
 _EMPTY = FrozenDict()
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_COMPARED: dict[type, tuple[str, ...]] = {}
+
+
+def _compared(cls: type) -> tuple[str, ...]:
+    """The fields equality and hashing compare (all but ``pointer``), per node class."""
+    names = _COMPARED.get(cls)
+    if names is None:
+        names = _COMPARED[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.compare)
+    return names
+
 
 N = TypeVar("N", bound="Node")
 
@@ -165,7 +176,17 @@ class Node:
 
     def replace(self: N, **changes: Any) -> N:
         """A copy with ``changes`` applied (nodes are immutable)."""
-        return dataclasses.replace(self, **changes)
+        cls = type(self)
+        names = _FIELD_NAMES.get(cls)
+        if names is None:
+            names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+        unknown = changes.keys() - set(names)
+        if unknown:
+            raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
+        new = object.__new__(cls)
+        for name in names:
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
 
     def annotations(self) -> dict[str, Any]:
         """The annotation fields that differ from their defaults (for copying elsewhere)."""

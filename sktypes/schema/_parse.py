@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType
 from typing import Any, Final
 
 from sktypes import _pointer
@@ -40,7 +39,7 @@ from sktypes.schema._nodes import (
     UnionNode,
 )
 
-__all__ = ["ASSERTING_UNSUPPORTED", "parse_document", "parse_within"]
+__all__ = ["ASSERTING_UNSUPPORTED", "Parser", "parse_document"]
 
 _TYPES: Final = ("null", "boolean", "integer", "number", "string", "array", "object")
 _ANNOTATIONS: Final = frozenset(
@@ -121,83 +120,106 @@ class _Invalid(Exception):
 
 def parse_document(document: JsonDocument, flavor: Flavor = "json-schema") -> SchemaModel:
     """Build the model of ``document`` (use :func:`sktypes.schema.parse`, which caches)."""
-    return Parser(document, flavor).run()
-
-
-def parse_within(model: SchemaModel, schema: Any) -> Node:
-    """The node of ``schema``, a schema whose references point into ``model``'s document.
-
-    Used for a part of a document handed over on its own (a plan's sub-schema). What it
-    reports is not added to the document's report; the targets it reaches are added to
-    the model's (the same nodes a reference of the document would reach).
-    """
-    parser = Parser(model.document, model.flavor)
-    parser.model = model
-    parser.nodes = dict(model._nodes)
-    parser.collect_definitions()
-    node = parser.schema(freeze(schema), "")
-    model._targets.update(parser.resolve_all(dict(model._targets)))
-    model._nodes.update(parser.nodes)
-    return node
+    return Parser(document, flavor).start()
 
 
 class Parser:
-    """One parse: the nodes by pointer, the references to resolve, the report."""
+    """One document's parse: the nodes by pointer, the references to resolve, the report.
+
+    It stays with its model, which asks it for definitions and reference targets when
+    they are first needed.
+    """
 
     def __init__(self, document: JsonDocument, flavor: Flavor) -> None:
-        self.model = SchemaModel(document, flavor)
+        self.model = SchemaModel(document, flavor, self)
         self.value = document.value
         self.openapi = flavor == "openapi-3.0"
         self.unsupported: list[Unsupported] = []
         self.nodes: dict[str, Node] = {}
+        self.targets: dict[str, Node | None] = {}
         self.busy: set[str] = set()
         self.refs: list[RefNode] = []
-        self.def_names: dict[str, str] = {}
+        self._resolved = 0
 
     # --- the document ----------------------------------------------------------------
 
-    def run(self) -> SchemaModel:
-        """Parse the root, every definition and every reference's target."""
+    def start(self) -> SchemaModel:
+        """Name the definitions and parse the root (the rest waits until it is needed)."""
         self.collect_definitions()
-        root = self.at("")
-        definitions = {name: self.at(ptr) for ptr, name in self.def_names.items()}
-        targets = self.resolve_all({})
-        model = self.model
-        model.root = root
-        model.definitions = MappingProxyType(definitions)
-        model.unsupported = tuple(self.unsupported)
-        model._nodes = self.nodes
-        model._targets = targets
-        return model
+        self.model.root = self.at("")
+        return self.model
 
-    def resolve_all(self, targets: dict[str, Node]) -> dict[str, Node]:
-        """Parse the target of every reference made so far (and of those they make)."""
-        i = 0
-        while i < len(self.refs):
-            ref = self.refs[i]
-            i += 1
-            if ref.ref in targets:
+    def target_of(self, ref: str) -> Node | None:
+        """The node a reference points at (parsed now if needed; ``None``: nothing)."""
+        if ref in self.targets:
+            return self.targets[ref]
+        node = self.target(RefNode(ref=ref, model=self.model), report=False, lookup=True)
+        if node is not None or not self.busy:  # a target being parsed is asked again later
+            self.targets[ref] = node
+        return node
+
+    def resolve_all(self) -> None:
+        """Parse the target of every reference made so far (and of those they make).
+
+        The ones that cannot be followed are recorded in the report.
+        """
+        while self._resolved < len(self.refs):
+            ref = self.refs[self._resolved]
+            self._resolved += 1
+            if ref.ref in self.targets and self.targets[ref.ref] is not None:
                 continue
-            node = self.target(ref, report=True)
-            if node is not None:
-                targets[ref.ref] = node
-        return targets
+            self.targets[ref.ref] = self.target(ref, report=True)
+
+    def within(self, schema: Any) -> Node:
+        """The node of a schema whose references point into this document.
+
+        Neither cached nor reported: it is not part of the document.
+        """
+        kept = len(self.unsupported)
+        try:
+            return self.schema(freeze(schema), "")
+        finally:
+            del self.unsupported[kept:]
 
     def collect_definitions(self) -> None:
-        """Name the root's ``$defs`` and ``definitions`` (a clash: ``definitions/X``)."""
+        """Check the root's ``$defs`` and ``definitions`` (each named when first needed)."""
         if isinstance(self.value, Mapping):
-            taken: set[str] = set()
             for container in ("$defs", "definitions"):
                 defs = self.value.get(container)
-                if defs is None:
-                    continue
-                if not isinstance(defs, Mapping):
+                if defs is not None and not isinstance(defs, Mapping):
                     self.report(_pointer.join("", container), container, "must be an object")
-                    continue
-                for name in defs:
-                    key = name if name not in taken else f"{container}/{name}"
-                    taken.add(key)
-                    self.def_names[_pointer.join("", container, name)] = key
+
+    def definition_pointers(self) -> list[tuple[str, str]]:
+        """Every root definition as (pointer, name), ``$defs`` first, in document order."""
+        out: list[tuple[str, str]] = []
+        if isinstance(self.value, Mapping):
+            for container in ("$defs", "definitions"):
+                defs = self.value.get(container)
+                if isinstance(defs, Mapping):
+                    for name in defs:
+                        pointer = _pointer.join("", container, name)
+                        out.append((pointer, self.def_name(pointer) or name))
+        return out
+
+    def def_name(self, pointer: str) -> str | None:
+        """The name of the root definition at ``pointer``, or ``None`` when there is none.
+
+        ``definitions/X`` when ``$defs`` has an ``X`` too.
+        """
+        if not pointer.startswith(("/$defs/", "/definitions/")):
+            return None
+        tokens = _pointer.split(pointer)
+        if len(tokens) != 2 or not isinstance(self.value, Mapping):
+            return None
+        container, name = tokens
+        defs = self.value.get(container)
+        if not isinstance(defs, Mapping) or name not in defs:
+            return None
+        if container == "definitions":
+            other = self.value.get("$defs")
+            if isinstance(other, Mapping) and name in other:
+                return f"definitions/{name}"
+        return name
 
     def report(self, pointer: str, keyword: str, reason: str) -> None:
         """Record something the model does not represent."""
@@ -214,16 +236,17 @@ class Parser:
             node = self.schema(raw, pointer)
         finally:
             self.busy.discard(pointer)
-        name = self.def_names.get(pointer)
+        name = self.def_name(pointer)
         if name is not None:
             node = _named(node, name)
         self.nodes[pointer] = node
         return node
 
-    def target(self, ref: RefNode, *, report: bool = False) -> Node | None:
+    def target(self, ref: RefNode, *, report: bool = False, lookup: bool = False) -> Node | None:
         """The node ``ref`` points at, parsing it if needed; ``None`` if it cannot be had.
 
-        While merging (``report`` false) a target still being parsed is a cycle: ``None``.
+        While merging (neither ``report`` nor ``lookup``) a target still being parsed is a
+        cycle: ``None``.
         """
         where = _pointer.join(ref.pointer, "$ref")
         if not ref.ref.startswith("#"):
@@ -236,8 +259,10 @@ class Parser:
             if report:
                 self.report(where, "$ref", f"{ref.ref!r} is not a JSON pointer")
             return None
-        if pointer in self.busy and not report:
+        if pointer in self.busy and not (report or lookup):
             return None
+        if pointer in self.busy:
+            return self.nodes.get(pointer)  # asked about while it is being parsed
         try:
             return self.at(pointer)
         except _pointer.PointerError:
@@ -276,7 +301,7 @@ class Parser:
             tokens = _pointer.split(ref)
         except _pointer.PointerError:
             return None
-        known = self.def_names.get(_pointer.join("", *tokens))
+        known = self.def_name(_pointer.join("", *tokens))
         if known is not None:
             return known
         if len(tokens) >= 2 and tokens[-2] in _DEF_CONTAINERS:
@@ -285,9 +310,13 @@ class Parser:
 
     def definition_ref(self, name: str) -> str | None:
         """The reference to the definition called ``name``, if there is one."""
-        for ptr, known in self.def_names.items():
-            if known == name:
-                return "#" + ptr
+        container, _, rest = name.partition("/")
+        candidates = [("definitions", rest)] if container == "definitions" and rest else []
+        candidates += [("$defs", name), ("definitions", name)]
+        for box, key in candidates:
+            pointer = _pointer.join("", box, key)
+            if self.def_name(pointer) == name:
+                return "#" + pointer
         return None
 
 
@@ -528,9 +557,12 @@ class _SchemaReader:
             else:
                 extra["discriminator"] = _frozen(self.raw["discriminator"])
         changes: dict[str, Any] = dict(self.annotations)
-        changes["extra"] = FrozenDict(extra)
-        changes["pointer"] = self.ptr
-        node = node.replace(**changes)
+        if extra or node.extra:
+            changes["extra"] = FrozenDict(extra)
+        if node.pointer != self.ptr:
+            changes["pointer"] = self.ptr
+        if changes:
+            node = node.replace(**changes)
         if self.nullable:
             node = _nullable(node, resolve)
         return node
@@ -607,8 +639,8 @@ class _SchemaReader:
         if self.types is not None:
             nodes = [self.of_type(t, implied=False) for t in self.types]
             applies = {_APPLIES.get(t, t) for t in self.types}
-            for name in fam:
-                if name not in applies:  # no declared type has these: kept, never asserted
+            for name, keywords in fam.items():
+                if keywords and name not in applies:  # no declared type has these: kept
                     self.extra.update(
                         {k: _frozen(v) for k, v in self.raw.items() if _FAMILY.get(k) == name}
                     )
