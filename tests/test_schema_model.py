@@ -792,3 +792,11 @@ def test_formats_read_back_through_the_table(schema: Any, annotation: str) -> No
 def test_non_scalars_have_no_scalar_type() -> None:
     assert S.scalar_type_for(root({"type": "object"})) is None
     assert S.scalar_type_for(root({"anyOf": [{"type": "string"}, {"type": "integer"}]})) is None
+
+
+def test_the_model_reads_as_its_root_node() -> None:
+    model = parse({"type": "object", "properties": {"a": {"type": "string"}}, "description": "d"})
+    assert model.kind == "object" and model.description == "d"
+    assert [p.name for p in model.properties] == ["a"] and model.prop("a") is not None
+    with pytest.raises(AttributeError):
+        _ = model.no_such_field

@@ -49,7 +49,8 @@ class SchemaModel:
     """One parsed JSON Schema: nodes for the root and every definition, built once.
 
     Get one with :func:`sktypes.schema.parse`. References resolve through the model
-    (:meth:`resolve`, or :attr:`RefNode.target`), so recursive definitions are fine.
+    (:meth:`resolve`, or :attr:`RefNode.target`), so recursive definitions are fine. The
+    model also reads as its root node: ``parse(schema).properties`` is the root's.
 
     The root is parsed at once; a definition, or the target of a reference, when it is
     first needed (a view's schema carries every definition it may reach, and most
@@ -196,6 +197,12 @@ class SchemaModel:
     def warnings(self, file: str) -> list[str]:
         """One ``warning: <file>:<pointer>: <keyword> cannot be expressed ...`` per entry."""
         return [u.warning(file) for u in self.unsupported]
+
+    def __getattr__(self, name: str) -> object:
+        # the model reads as its root node: parse(schema).properties, .kind, .description
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.root, name)
 
     def __repr__(self) -> str:
         return f"SchemaModel(root={self.root!r}, definitions={list(self.definitions)!r})"
