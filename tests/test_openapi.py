@@ -585,3 +585,28 @@ def test_components_without_read_or_write_only_are_shared_by_requests_and_respon
     assert request is not None and response is not None
     assert request.value["$defs"]["Pet"] is response.value["$defs"]["Pet"]
     assert request.value["$defs"]["Tag"] is response.value["$defs"]["Tag"]
+
+
+def test_flatten_body_reads_a_referenced_object_through_the_schema_model() -> None:
+    components = {
+        "schemas": {
+            "New": {
+                "type": "object",
+                "required": ["name"],
+                "properties": {
+                    "name": {"type": "string"},
+                    "owner": {"$ref": "#/components/schemas/Owner"},
+                },
+            },
+            "Owner": {"type": "object", "properties": {"n": {"type": "string"}}},
+        }
+    }
+    spec = _body_op({"application/json": {"schema": {"$ref": "#/components/schemas/New"}}}) | {
+        "components": components
+    }
+    view = load_openapi(spec, flatten_body=True).view("up")
+    assert [(p.name, p.is_required) for p in view.parameters] == [("name", True), ("owner", False)]
+    assert schema_of(load_openapi(spec, flatten_body=True), "up", "owner") == {
+        "$ref": "#/$defs/Owner",
+        "$defs": {"Owner": components["schemas"]["Owner"]},
+    }

@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sktypes.jsondoc import FrozenDict, JsonDocument
+from sktypes.errors import SktypesError
+from sktypes.jsondoc import FrozenDict, JsonDocument, thaw
 from sktypes.openapi._model import BodyField, Operation, OperationParameter, RequestBody
 from sktypes.openapi._params import (
     BodySource,
@@ -25,6 +26,8 @@ from sktypes.openapi._params import (
     swagger2_body,
 )
 from sktypes.openapi._refs import Place
+from sktypes.schema import Node, ObjectNode, Property, RefNode, parse
+from sktypes.schema._emit import Emitter
 from sktypes.views import FunctionView, ParameterView, ReturnParameterView
 
 __all__ = ["OperationBuilder", "describe", "server_urls"]
@@ -146,20 +149,19 @@ class OperationBuilder:
                 "flatten_body: the body is not an object with properties; kept whole", body.place
             )
         if fields is not None and body.schema is not None:
-            required = set(body.schema.value.get("required", ()))
             views: list[ParameterView] = []
             out_fields: list[BodyField] = []
-            for prop, schema in fields.items():
-                argument = prop if prop not in taken else f"body_{prop}"
+            for prop, node, schema in fields:
+                argument = prop.name if prop.name not in taken else f"body_{prop.name}"
                 taken.add(argument)
-                out_fields.append(BodyField(argument, prop))
+                out_fields.append(BodyField(argument, prop.name))
                 views.append(
                     ParameterView(
                         name=argument,
-                        description=_text(schema.get("description")),
-                        default_value=_thawed(schema.get("default")),
-                        is_required=prop in required,
-                        schema=_with_defs(schema, body.schema.value.get("$defs")),
+                        description=_text(node.description),
+                        default_value=thaw(node.default) if node.has_default else None,
+                        is_required=prop.required,
+                        schema=schema,
                     )
                 )
             request = RequestBody(
@@ -248,45 +250,36 @@ def _thawed(value: Any) -> Any:
     return JsonDocument(value).to_python() if isinstance(value, (FrozenDict, tuple)) else value
 
 
-def _object_fields(schema: JsonDocument | None) -> Mapping[str, Any] | None:
-    if schema is None or not isinstance(schema.value, Mapping):
+def _object_fields(schema: JsonDocument | None) -> list[tuple[Property, Node, Any]] | None:
+    """The body's properties, each with its own schema (and the definitions it needs).
+
+    Read through the schema model: a body that is a reference to an object, or an
+    ``allOf`` of objects, has properties too. Each property keeps the schema the spec
+    wrote where that is exactly its node, else the node written back.
+    """
+    if schema is None:
         return None
-    props = schema.value.get("properties")
-    if not isinstance(props, Mapping) or not props:
+    model = parse(schema)
+    root = model.resolve(model.root) if isinstance(model.root, RefNode) else model.root
+    if not isinstance(root, ObjectNode) or not root.properties:
         return None
-    if schema.value.get("type") not in (None, "object"):
-        return None
-    return {k: v for k, v in props.items() if isinstance(v, Mapping)}
-
-
-def _refs_in(node: Any, found: set[str]) -> None:
-    if isinstance(node, Mapping):
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            found.add(ref[len("#/$defs/") :])
-        for v in node.values():
-            _refs_in(v, found)
-    elif isinstance(node, tuple):
-        for v in node:
-            _refs_in(v, found)
-
-
-def _with_defs(schema: Mapping[str, Any], defs: Mapping[str, Any] | None) -> Any:
-    """A property schema with the subset of the body's ``$defs`` it reaches."""
-    if not defs:
-        return schema
-    needed: set[str] = set()
-    _refs_in(schema, needed)
-    todo = list(needed)
-    while todo:
-        sub: set[str] = set()
-        _refs_in(defs.get(todo.pop()), sub)
-        todo.extend(sub - needed)
-        needed |= sub
-    if not needed:
-        return schema
-    out = dict(schema)
-    out["$defs"] = FrozenDict({k: defs[k] for k in sorted(needed) if k in defs})
+    defs = schema.value.get("$defs") if isinstance(schema.value, Mapping) else None
+    out: list[tuple[Property, Node, Any]] = []
+    for prop in root.properties:
+        written: Any = None
+        if prop.node.pointer:
+            try:
+                written = schema.pointer(prop.node.pointer)
+            except SktypesError:
+                written = None
+        if not isinstance(written, Mapping) or model.subschema(written) != prop.node:
+            written = FrozenDict(Emitter(model).emit(prop.node))
+        used = model.definitions_used(prop.node)
+        if used and isinstance(defs, Mapping):
+            written = FrozenDict(
+                {**written, "$defs": FrozenDict({k: defs[k] for k in used if k in defs})}
+            )
+        out.append((prop, prop.node, written))
     return out
 
 
