@@ -5,6 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PY := $(BIN)/python
 export HYPOTHESIS_PROFILE ?= ci
+export NO_MKDOCS_2_WARNING := 1
 
 .DEFAULT_GOAL := help
 
@@ -43,7 +44,7 @@ $(BENCH_MCP_VENV)/.installed: pyproject.toml
 
 .PHONY: help
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
 .PHONY: install
 install: $(VENV)/.installed-base ## create .venv and install sktypes
@@ -75,7 +76,7 @@ lint: $(VENV)/.installed-dev ## ruff check, ruff format --check, mypy --strict
 	$(BIN)/mypy --strict sktypes sktypes_codegen examples tests/typing_*.py
 
 .PHONY: test
-test: $(VENV)/.installed-dev lint ## the whole suite: lint, types, unit, property, golden, corpus
+test: $(VENV)/.installed-dev lint ## the whole suite: lint, types, unit, property, golden, corpus, docs
 	$(BIN)/pytest -n 2 --dist loadgroup -q -p no:cacheprovider
 	$(MAKE) --no-print-directory integrations
 
@@ -102,6 +103,19 @@ integration-af: integration-agent-framework ## Agent Framework's integration tes
 golden: $(VENV)/.installed-dev ## regenerate golden files (review the diff)
 	SKTYPES_UPDATE_GOLDEN=1 $(BIN)/pytest -q -p no:cacheprovider -m "not slow" tests -k golden
 
+.PHONY: docs
+docs: $(VENV)/.installed-dev ## build the documentation site into site/ (strict: any warning fails)
+	$(BIN)/mkdocs build --strict
+
+.PHONY: docs-serve
+docs-serve: $(VENV)/.installed-dev ## serve the documentation with live reload on 127.0.0.1:8000
+	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
+
+.PHONY: browser
+browser: ## install Debian's chromium for the browser test of the docs (root + apt)
+	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@chromium --version 2>/dev/null | head -1
+
 .PHONY: bench
 bench: $(BENCH_VENV)/.installed $(BENCH_MCP_VENV)/.installed $(foreach f,$(INTEGRATIONS),.venv-$(f)/.installed) ## side-by-side benchmarks against the peers (own venvs; not a test)
 	@for b in benchmarks/bench_*.py; do [ $$b = benchmarks/bench_mcp.py ] && continue; echo "== $$b"; $(BENCH_VENV)/bin/python $$b || exit 1; done
@@ -109,5 +123,5 @@ bench: $(BENCH_VENV)/.installed $(BENCH_MCP_VENV)/.installed $(foreach f,$(INTEG
 
 .PHONY: clean
 clean: ## remove the venv, caches and build output
-	rm -rf $(VENV) $(BENCH_VENV) $(addprefix .venv-,$(INTEGRATIONS)) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist *.egg-info
+	rm -rf $(VENV) $(BENCH_VENV) $(addprefix .venv-,$(INTEGRATIONS)) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist site *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -39,6 +39,7 @@ __all__ = [
 ]
 
 ManualFormat = Literal["planner", "openai", "openai-strict", "anthropic", "gemini", "mcp", "text"]
+"""The name of a functions-manual format."""
 FORMATS: tuple[ManualFormat, ...] = (
     "planner",
     "openai",
@@ -48,6 +49,7 @@ FORMATS: tuple[ManualFormat, ...] = (
     "mcp",
     "text",
 )
+"""Every format ``functions_manual`` writes, in a stable order."""
 DEFAULT_RESPONSE_DESCRIPTION = "Successful response."
 _WRAPPED = "sktypes/result-wrapped"
 

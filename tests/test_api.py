@@ -1,8 +1,22 @@
-"""The public API is exactly the documented one, and every name resolves."""
+"""The public API is exactly the documented one, every name resolves and is documented.
+
+Documented means: a docstring, and rendered by a page of the API reference
+(``docs/reference/api/*.md``); tests/test_docs_site.py checks the built site holds each one.
+"""
 
 from __future__ import annotations
 
+import importlib
+import re
+import sys
+import textwrap
+from pathlib import Path
+
+import griffe
+import yaml
+
 import sktypes
+from tests.docs_examples import public_modules
 
 DOCUMENTED = {
     "FunctionView",
@@ -53,3 +67,80 @@ def test_every_error_derives_from_the_base() -> None:
         obj = getattr(sktypes, name)
         if isinstance(obj, type) and issubclass(obj, Exception):
             assert issubclass(obj, sktypes.SktypesError), name
+
+
+# --- every public name is documented -------------------------------------------------------------
+
+REFERENCE = Path(__file__).resolve().parents[1] / "docs" / "reference" / "api"
+_DIRECTIVE = re.compile(r"^::: (?P<target>[\w.]+)[ \t]*\n(?P<options>(?:[ \t]+.*\n|\n)*)", re.M)
+
+
+def _public_names() -> list[tuple[str, str]]:
+    """``(module, name)`` for every name a public module lists in ``__all__``."""
+    names: list[tuple[str, str]] = []
+    for module_name in public_modules():
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:  # a module behind an extra that is not installed here
+            continue
+        names += [
+            (module_name, name) for name in getattr(module, "__all__", ()) if name != "__version__"
+        ]
+    return names
+
+
+def _rendered() -> dict[str, set[str] | None]:
+    """What the reference pages render: target -> its listed members (``None``: all public)."""
+    rendered: dict[str, set[str] | None] = {}
+    for page in sorted(REFERENCE.glob("*.md")):
+        for match in _DIRECTIVE.finditer(page.read_text()):
+            options = yaml.safe_load(textwrap.dedent(match["options"])) or {}
+            members = (options.get("options") or {}).get("members")
+            rendered[match["target"]] = None if members is None else set(members)
+    return rendered
+
+
+def _renders(rendered: dict[str, set[str] | None], module_name: str, name: str) -> bool:
+    obj = getattr(importlib.import_module(module_name), name)
+    for target, members in rendered.items():
+        if target == f"{module_name}.{name}":
+            return True
+        parent = sys.modules.get(target) or importlib.import_module(target)
+        if getattr(parent, name, None) is not obj or name not in getattr(parent, "__all__", ()):
+            continue  # the target does not export this very object
+        if members is None or name in members:
+            return True
+    return False
+
+
+def test_every_public_name_is_rendered_by_a_reference_page() -> None:
+    rendered = _rendered()
+    assert "sktypes" in rendered
+    missing = [f"{m}.{n}" for m, n in _public_names() if not _renders(rendered, m, n)]
+    assert missing == [], (
+        "public names missing from the API reference: add each to the `members` of its "
+        "module's `::: module` block in docs/reference/api/*.md"
+    )
+
+
+def test_every_public_name_has_a_docstring() -> None:
+    loaded = {
+        package: griffe.load(package, search_paths=[str(Path(__file__).resolve().parents[1])])
+        for package in ("sktypes", "sktypes_codegen")
+    }
+    undocumented = []
+    for module_name, name in _public_names():
+        package, _, rest = module_name.partition(".")
+        module = loaded[package]
+        for part in filter(None, rest.split(".")):
+            module = module.members[part]
+        member = module.members.get(name)
+        docstring = None
+        if member is not None:
+            try:
+                docstring = member.docstring
+            except griffe.AliasResolutionError:
+                docstring = None
+        if docstring is None or not docstring.value.strip():
+            undocumented.append(f"{module_name}.{name}")
+    assert undocumented == [], "give these public names a docstring (constants: a string below)"

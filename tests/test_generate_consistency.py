@@ -1,6 +1,7 @@
 """``function_view(Plugin.method)`` describes what ``load_openapi(spec).views`` describes.
 
-The comparison is on schema *shape* after the documented normalisations (docs/generate.md):
+The comparison is on schema *shape* after the documented normalisations (docs/generate.md, "What
+generated code differs in"):
 references are resolved; annotations (``title``, ``description``, ``default``, examples) and
 validation keywords the generated types do not carry (``pattern``, bounds, most formats) are
 dropped; ``null`` alternatives are ignored (optional arguments and fields accept ``None``,

@@ -1,32 +1,19 @@
-"""The examples in README.md's OpenAPI section run; its error table matches the messages."""
+"""docs/openapi.md: its error table lists every bad input the loader names (its examples run
+with the other pages', in tests/test_docs_examples.py)."""
 
 from __future__ import annotations
 
-import os
-import re
 from pathlib import Path
 
 import pytest
 
-from tests.readme_util import readme_section
+import sktypes as sk
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def test_python_examples_in_the_openapi_docs_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    blocks = re.findall(r"```python\n(.*?)```", readme_section("openapi"), flags=re.DOTALL)
-    assert blocks
-    monkeypatch.chdir(ROOT)
-    namespace: dict[str, object] = {}
-    for block in blocks:
-        exec(compile(block, "README.md#openapi", "exec"), namespace)
-    plugin = namespace["plugin"]
-    assert getattr(plugin, "name", None) == "DatePluginSimpleComplex"
-    assert os.fspath(ROOT) == os.getcwd()
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "openapi.md"
 
 
 def test_error_table_lists_every_bad_input_of_the_issue() -> None:
-    text = readme_section("openapi")
+    text = PAGE.read_text()
     for kind in (
         "not YAML/JSON",
         "not an OpenAPI document",
@@ -39,3 +26,10 @@ def test_error_table_lists_every_bad_input_of_the_issue() -> None:
         "duplicate parameter",
     ):
         assert f"| {kind} |" in text, kind
+
+
+def test_error_table_shows_the_real_message_for_an_unknown_version() -> None:
+    with pytest.raises(sk.OpenApiError) as info:
+        sk.load_openapi("openapi: 4.0.0\ninfo: {title: t, version: '1'}\npaths: {}\n")
+    message = str(info.value).split(": ", 1)[1]  # without the file, which the page calls api.yaml
+    assert f"`api.yaml: {message}`" in PAGE.read_text()

@@ -2,7 +2,7 @@
 
 Expected outputs in tests/golden/templates/semantic_kernel_compat.json were produced by
 semantic-kernel 1.45.0's Python SDK for the same templates and arguments; the few
-deliberate differences carry ``ours`` and a ``why`` (also listed in README.md's templates section).
+deliberate differences carry ``ours`` and a ``why`` (also listed in docs/templates.md).
 """
 
 from __future__ import annotations

@@ -63,6 +63,7 @@ class HydrationLimits:
 
 
 DEFAULT_LIMITS = HydrationLimits()
+"""The limits ``hydrate`` applies when none are given: 16 MiB, 200 levels, 16 candidates."""
 _PARSER_DEPTH = 200  # pydantic's JSON parser refuses deeper nesting by itself
 
 JsonInput = str | bytes | bytearray | memoryview | Any

@@ -42,7 +42,9 @@ from sktypes.schema._nodes import (
 __all__ = ["DIALECTS", "GEMINI_RECURSION_DEPTH", "Dialect", "to_dialect"]
 
 Dialect = Literal["json-schema", "openai-strict", "openapi-3.0", "gemini"]
+"""The name of a JSON Schema dialect ``json_schema`` and ``to_dialect`` write."""
 DIALECTS: tuple[Dialect, ...] = ("json-schema", "openai-strict", "openapi-3.0", "gemini")
+"""Every dialect, in a stable order."""
 
 GEMINI_RECURSION_DEPTH = 3
 """How many nested times a recursive definition is expanded in the gemini dialect (below

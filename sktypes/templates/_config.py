@@ -39,8 +39,11 @@ __all__ = [
 ]
 
 KERNEL_FORMAT = "semantic-kernel"
+"""``template_format`` of Semantic Kernel's own syntax (the default)."""
 JINJA2_FORMAT = "jinja2"
+"""``template_format`` of (sandboxed) Jinja2 templates."""
 HANDLEBARS_FORMAT = "handlebars"
+"""``template_format`` of Handlebars templates (pybars3)."""
 
 _NAME = r"^[A-Za-z0-9_]+$"
 
@@ -86,7 +89,7 @@ def _check_schema(schema: dict[str, Any] | None) -> dict[str, Any] | None:
 class InputVariable(BaseModel):
     """One variable a template reads.
 
-    Args:
+    Attributes:
         name: the variable name (letters, digits, ``_``).
         description: what it means (shown in the template's parameters).
         default: the value used when an argument is missing.
@@ -152,7 +155,7 @@ class OutputVariable(BaseModel):
 class PromptTemplateConfig(BaseModel):
     """A prompt template and everything needed to render it.
 
-    Args:
+    Attributes:
         name: the prompt (function) name.
         description: what the prompt does.
         template: the template text.
