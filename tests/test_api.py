@@ -6,9 +6,10 @@ Documented means: a docstring, and rendered by a page of the API reference
 
 from __future__ import annotations
 
+import ast
 import importlib
+import importlib.util
 import re
-import sys
 import textwrap
 from pathlib import Path
 
@@ -75,18 +76,27 @@ REFERENCE = Path(__file__).resolve().parents[1] / "docs" / "reference" / "api"
 _DIRECTIVE = re.compile(r"^::: (?P<target>[\w.]+)[ \t]*\n(?P<options>(?:[ \t]+.*\n|\n)*)", re.M)
 
 
+def _exports(module_name: str) -> list[str]:
+    """A module's ``__all__``, read without importing it (a framework's extra may be absent)."""
+    spec = importlib.util.find_spec(module_name)
+    assert spec is not None and spec.origin is not None, module_name
+    for node in ast.parse(Path(spec.origin).read_text()).body:
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                assert node.value is not None
+                return [str(name) for name in ast.literal_eval(node.value)]
+    return []
+
+
 def _public_names() -> list[tuple[str, str]]:
     """``(module, name)`` for every name a public module lists in ``__all__``."""
-    names: list[tuple[str, str]] = []
-    for module_name in public_modules():
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:  # a module behind an extra that is not installed here
-            continue
-        names += [
-            (module_name, name) for name in getattr(module, "__all__", ()) if name != "__version__"
-        ]
-    return names
+    return [
+        (module_name, name)
+        for module_name in public_modules()
+        for name in _exports(module_name)
+        if name != "__version__"
+    ]
 
 
 def _rendered() -> dict[str, set[str] | None]:
@@ -101,14 +111,23 @@ def _rendered() -> dict[str, set[str] | None]:
 
 
 def _renders(rendered: dict[str, set[str] | None], module_name: str, name: str) -> bool:
-    obj = getattr(importlib.import_module(module_name), name)
-    for target, members in rendered.items():
-        if target == f"{module_name}.{name}":
-            return True
-        parent = sys.modules.get(target) or importlib.import_module(target)
-        if getattr(parent, name, None) is not obj or name not in getattr(parent, "__all__", ()):
-            continue  # the target does not export this very object
-        if members is None or name in members:
+    def lists(members: set[str] | None) -> bool:
+        return members is None or name in members
+
+    if f"{module_name}.{name}" in rendered or lists(rendered.get(module_name, set())):
+        return True
+    try:
+        obj = getattr(importlib.import_module(module_name), name)
+    except ImportError:  # not importable here: only its own module's page can render it
+        return False
+    for target, members in rendered.items():  # another module's page, same object
+        if not lists(members):
+            continue
+        try:
+            parent = importlib.import_module(target)
+        except ImportError:  # an object's path, or a module behind an absent extra
+            continue
+        if name in getattr(parent, "__all__", ()) and getattr(parent, name, None) is obj:
             return True
     return False
 

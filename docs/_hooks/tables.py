@@ -501,7 +501,7 @@ def error_hierarchy() -> str:
         found: list[type] = []
         for sub in cls.__subclasses__():  # a private base in between is looked through
             found.extend([sub] if sub in where else public_subclasses(sub))
-        return sorted(set(found), key=lambda c: where[c])
+        return sorted(set(found), key=lambda c: c.__name__)
 
     def walk(cls: type, depth: int) -> None:
         summary = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
