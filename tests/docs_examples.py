@@ -6,7 +6,8 @@ and one scratch working directory, so a later example may use what an earlier on
 wrote. What runs:
 
 - a ```` ```python ```` block. When the next block (only blank lines between) is a
-  ```` ```text ```` or ```` ```output ```` block, that block is what the example prints, compared
+  ```` ```text ```` or ```` ```output ```` block, or one without a language, that block is
+  what the example prints, compared
   with doctest's rules (``...`` matches anything, runs of whitespace are equal). An example
   that prints without such a block, or a block of output for an example that prints nothing,
   is a failure: every printed output a page shows is checked.
@@ -54,7 +55,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 LINKED = ("examples", "schemas", "docs", "tests", "pyproject.toml")
 RUN_LANGS = {"python", "py", "pycon", "console"}
-OUTPUT_LANGS = {"text", "output"}
+OUTPUT_LANGS = {"text", "output", ""}  # "": a block without a language
 COMMAND_TIMEOUT = 300
 _OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\n]*)$")
