@@ -193,6 +193,17 @@ def function_view(fn: Callable[..., Any], plugin_name: str | None = None) -> Fun
     Raises:
         IntrospectionError: a hint cannot be resolved or a type has no JSON Schema; the
             message names the function and the parameter.
+
+    Examples:
+        >>> import sktypes as sk
+        >>> def book(room: int, note: str | None = None) -> bool:
+        ...     '''Book a room.'''
+        ...     return True
+        >>> view = sk.function_view(book, plugin_name="Hotel")
+        >>> view.fully_qualified_name, [p.name for p in view.parameters if p.is_required]
+        ('Hotel.book', ['room'])
+        >>> view.return_parameter.schema.to_python()
+        {'type': 'boolean'}
     """
     key = _cache_key(fn, plugin_name)
     slot = _VIEWS.get(key[0]) if key is not None else None

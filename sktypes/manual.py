@@ -141,6 +141,15 @@ def functions_manual(
 
     Pass a :class:`NameTable` as ``names`` to keep the map from provider names back to
     functions (names are unique within a table, also after cleaning and shortening).
+
+    Examples:
+        >>> import sktypes as sk
+        >>> def add(a: int, b: int = 0) -> int:
+        ...     '''Add two numbers.'''
+        ...     return a + b
+        >>> [tool] = sk.functions_manual([sk.function_view(add, "Math")], "anthropic")
+        >>> tool["name"], tool["input_schema"]["required"]
+        ('Math-add', ['a'])
     """
     items = list(views)
     if format == "text":

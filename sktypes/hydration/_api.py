@@ -118,7 +118,7 @@ def hydrate(
             applied) or a JSON Schema (``dict`` or ``JsonDocument``; returns JSON values).
         data: the model's text (``str`` or UTF-8 ``bytes``) or an already-parsed value.
         partial: accept a truncated prefix and return the best value so far (fields not
-            yet complete are absent; see the README for details).
+            yet complete are absent; see docs/hydration.md).
         repair: find the JSON inside prose or code fences and fix what models get wrong.
         strict: no repair and no coercions (pydantic's strict mode).
         limits: size and depth bounds (:data:`DEFAULT_LIMITS`).
@@ -126,6 +126,13 @@ def hydrate(
     Raises:
         HydrationError: listing every problem (JSON path, message, offending input);
             ``.for_llm()`` renders them for the model. Nothing else is raised.
+
+    Examples:
+        >>> import sktypes as sk
+        >>> sk.hydrate(list[int], "Here you go: [1, 2, 3,]")
+        [1, 2, 3]
+        >>> sk.hydrate(dict[str, float], '{"temp_c": "21.5"}')
+        {'temp_c': 21.5}
     """
     lim = limits or DEFAULT_LIMITS
     try:
