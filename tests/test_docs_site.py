@@ -220,6 +220,15 @@ def _chromium() -> str | None:
     return None
 
 
+@pytest.fixture
+def chromium() -> str:
+    """Chromium's path; the test is skipped, saying why, where there is none."""
+    found = _chromium()
+    if found is None:
+        pytest.skip("chromium not found: `make browser` installs Debian's chromium (needs root)")
+    return found
+
+
 @pytest.fixture(scope="module")
 def served(site: Path) -> Iterator[str]:
     """The built site on a local HTTP server (127.0.0.1, an ephemeral port)."""
@@ -242,10 +251,8 @@ def served(site: Path) -> Iterator[str]:
         thread.join(timeout=10)
 
 
-def _render(url: str, profile: Path) -> tuple[_Page, str]:
+def _render(chromium: str, url: str, profile: Path) -> tuple[_Page, str]:
     """The DOM Chromium built for ``url`` (scripts run), parsed and as text."""
-    chromium = _chromium()
-    assert chromium is not None
     completed = subprocess.run(
         [
             chromium,
@@ -282,11 +289,9 @@ def _render(url: str, profile: Path) -> tuple[_Page, str]:
     ],
 )
 def test_a_browser_renders_the_site(
-    served: str, tmp_path: Path, path: str, title: str, code: str
+    chromium: str, served: str, tmp_path: Path, path: str, title: str, code: str
 ) -> None:
-    if _chromium() is None:
-        pytest.skip("chromium not found: `make browser` installs Debian's chromium (needs root)")
-    page, text = _render(f"{served}/{path}", tmp_path / "profile")
+    page, text = _render(chromium, f"{served}/{path}", tmp_path / "profile")
     assert title in page.title
     assert len(page.nav_links) >= 20, page.nav_links
     assert any(link.rstrip("/").endswith("getting-started") for link in page.nav_links)
