@@ -30,6 +30,7 @@ class TemplateLimits:
 
 
 DEFAULT_TEMPLATE_LIMITS = TemplateLimits()
+"""The limits a template renders under when its factory is given none."""
 
 
 class OutputBudget:
