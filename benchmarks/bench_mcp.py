@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -404,11 +405,79 @@ async def measure(
     }
 
 
+CORPUS = ROOT.parent / "shared" / "corpus" / "openapi"
+LIST_SPECS = [  # OpenAPI 3.x: FastMCP reads Swagger 2.0 without types or output schemas
+    "oai-v3.0-petstore/petstore.yaml",
+    "oai-v3.0-petstore-expanded/petstore-expanded.json",
+    "oai-v3.0-uspto/uspto.yaml",
+    "oai-v3.0-link-example/link-example.yaml",
+    "oai-v3.0-api-with-examples/api-with-examples.yaml",
+    "twilio-messaging-v1/twilio_messaging_v1.json",
+    "twilio-api-v2010/twilio_api_v2010.yaml",
+]
+
+
+async def list_size(command: list[str]) -> tuple[int, int]:
+    """``(tools, characters)`` of a server's ``tools/list``."""
+    process = await asyncio.create_subprocess_exec(
+        *command,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+        cwd=str(ROOT),
+        limit=2**26,
+    )
+    client = RawClient(process)
+    try:
+        await client.request(
+            "initialize",
+            {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "bench", "version": "1"},
+            },
+        )
+        await client.notify("notifications/initialized")
+        listed = (await client.request("tools/list"))["tools"]
+    finally:
+        await client.close()
+    return len(listed), len(json.dumps(listed, separators=(",", ":")))
+
+
+def corpus_sizes() -> None:
+    """tools/list of corpus specs, both servers (when the shared corpus is here)."""
+    if not CORPUS.is_dir():
+        print("(the shared OpenAPI corpus is not here: tools/list sizes of real specs skipped)")
+        return
+    print(
+        f"{'tools/list of corpus specs':44}{'tools':>6}{'sktypes':>10}{'fastmcp':>10}{'ratio':>8}"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in LIST_SPECS:
+            path = CORPUS / name
+            if not path.is_file():
+                continue
+            data = (
+                yaml.safe_load(path.read_text())
+                if path.suffix != ".json"
+                else json.loads(path.read_text())
+            )
+            spec = Path(tmp) / "spec.json"
+            spec.write_text(json.dumps(data))
+            base = "http://127.0.0.1:9"
+            sk = asyncio.run(
+                list_size([sys.executable, "-m", "sktypes", "serve", str(spec), "--base-url", base])
+            )
+            fm = asyncio.run(list_size([sys.executable, __file__, "fastmcp", str(spec), base]))
+            print(f"{name[:43]:44}{sk[0]:>6}{sk[1]:>10}{fm[1]:>10}{fm[1] / sk[1]:>7.2f}x")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=600, help="calls per measurement")
     parser.add_argument("--concurrency", type=int, default=8, help="calls in flight")
     parser.add_argument("--rounds", type=int, default=3, help="turns per server")
+    parser.add_argument("--no-corpus", action="store_true", help="skip the corpus tools/list sizes")
     args = parser.parse_args()
     port = _free_port()
     upstream = subprocess.Popen([sys.executable, __file__, "upstream", str(port)])
@@ -469,6 +538,8 @@ def main() -> int:
     print(f"same structured results from both: {same}")
     print(f"target calls/s >= 2x FastMCP: {'met' if speed >= 2 else 'not met'} ({speed:.2f}x)")
     print(f"target tools/list <= FastMCP's: {'met' if size >= 1 else 'not met'} ({size:.2f}x)")
+    if not args.no_corpus:
+        corpus_sizes()
     return 0
 
 

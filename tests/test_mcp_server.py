@@ -266,3 +266,20 @@ def test_sigterm_stops_a_stdio_server_cleanly() -> None:
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err.decode()
     assert b"Traceback" not in err
+
+
+def test_the_2026_protocol_over_streamable_http() -> None:
+    from mcp import Client
+
+    with http_server(str(EXAMPLES / "date_weather.py")) as url:
+
+        async def main() -> Any:
+            async with Client(url) as client:  # negotiates the newest protocol
+                tools = {t.name: t for t in (await client.list_tools()).tools}
+                result = await client.call_tool(DATE, {"numDays": 0})
+                return client.protocol_version, tools[DATE], result
+
+        version, tool, result = anyio.run(main)
+    assert version == "2026-07-28"
+    check_structured(tool, result)
+    assert set(result.structured_content) == {"date"}
