@@ -586,3 +586,24 @@ def test_a_generated_package_without_its_recorded_spec_is_served_as_it_declares(
     assert tool.name == "GetWeatherForecast1"
     assert tool.annotations is None  # the package alone does not say its HTTP method
     assert tool.input_schema["required"] == ["date"]
+
+
+def test_a_streaming_function_returns_its_items_as_a_list() -> None:
+    from collections.abc import AsyncIterator
+
+    class Counter:
+        @kernel_function
+        async def count(self, n: int) -> AsyncIterator[int]:
+            """Count up to n."""
+            for i in range(n):
+                yield i
+
+    server = mcp.server(Counter())
+
+    async def body(client: Any) -> Any:
+        tool = (await client.list_tools()).tools[0]
+        return tool, await client.call_tool("count", {"n": 3})
+
+    tool, result = _run(server, body)
+    check_structured(tool, result)
+    assert result.structured_content == {"result": [0, 1, 2]}

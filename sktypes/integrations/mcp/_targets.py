@@ -25,7 +25,7 @@ import importlib
 import inspect
 import sys
 import types
-from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -212,7 +212,7 @@ def _kernel_functions(
 
 def _through(kernel: Kernel, fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
     async def execute(arguments: dict[str, Any]) -> Any:
-        return to_plain_json((await kernel.invoke(fn, arguments)).value)
+        return to_plain_json(await _collected((await kernel.invoke(fn, arguments)).value))
 
     return execute
 
@@ -226,9 +226,16 @@ def _preparer(fn: KernelFunction) -> Callable[[dict[str, Any]], dict[str, Any]]:
 
 def _executor(fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
     async def execute(arguments: dict[str, Any]) -> Any:
-        return to_plain_json(await fn.call(arguments))
+        return to_plain_json(await _collected(await fn.call(arguments)))
 
     return execute
+
+
+async def _collected(value: Any) -> Any:
+    """A streaming function's items as a list (its tool returns them all at once)."""
+    if isinstance(value, AsyncIterator):
+        return [item async for item in value]
+    return value
 
 
 # --- tool lists with implementations ------------------------------------------------
