@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -589,8 +590,6 @@ def test_a_generated_package_without_its_recorded_spec_is_served_as_it_declares(
 
 
 def test_a_streaming_function_returns_its_items_as_a_list() -> None:
-    from collections.abc import AsyncIterator
-
     class Counter:
         @kernel_function
         async def count(self, n: int) -> AsyncIterator[int]:
