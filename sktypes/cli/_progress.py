@@ -35,9 +35,9 @@ class Steps:
 
 
 @contextmanager
-def steps(total: int, *, enabled: bool = True) -> Iterator[Steps]:
+def steps(total: int, *, enabled: bool = True, console: Console | None = None) -> Iterator[Steps]:
     """A progress bar of ``total`` steps on stderr, shown after :data:`DELAY` seconds."""
-    console = Console(stderr=True)
+    console = console or Console(stderr=True)
     if not enabled or not console.is_terminal:
         yield Steps(None, total)
         return
@@ -49,7 +49,7 @@ def steps(total: int, *, enabled: bool = True) -> Iterator[Steps]:
         console=console,
         transient=True,
     )
-    timer = threading.Timer(DELAY, progress.start)
+    timer = threading.Timer(DELAY, progress.start)  # read at call time: tests may lower it
     timer.daemon = True
     timer.start()
     try:
