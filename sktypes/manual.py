@@ -20,8 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import orjson
-
+from sktypes._documents import parse_document
 from sktypes.errors import ManualError, SchemaError
 from sktypes.jsondoc import thaw
 from sktypes.schema import NeverNode, ObjectNode, RefNode, parse
@@ -302,10 +301,8 @@ def views_from_manual(tools: Any, *, names: NameTable | None = None) -> list[Fun
     """
     data = tools
     if isinstance(tools, (str, bytes)):
-        try:
-            data = orjson.loads(tools)
-        except orjson.JSONDecodeError as exc:
-            raise ManualError(f"not valid JSON: {exc}") from None
+        raw = tools.encode("utf-8", "surrogatepass") if isinstance(tools, str) else tools
+        data = parse_document(raw, None, ManualError, strict_json=True)
     if isinstance(data, Mapping) and "tools" in data:
         data = data["tools"]
     if isinstance(data, Mapping):

@@ -49,7 +49,7 @@ def test_corpus_generates_imports_and_type_checks(tmp_path: Path) -> None:
     for spec_id, spec in specs:
         package = "corpus_" + "".join(c if c.isalnum() else "_" for c in spec_id)
         try:
-            plugin = sk.load_openapi(spec)
+            plugin = sk.load_openapi(spec, ref_roots=[CORPUS / spec_id])
             _, files = render_loaded(plugin, spec, name=package)
         except Exception as exc:  # counted and reported below
             failures.append(f"{spec_id}: generation: {type(exc).__name__}: {exc}")

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-import orjson
 
+from sktypes._documents import read_document
 from sktypes.cli._common import fail, write_output
-from sktypes.errors import SktypesError
+from sktypes.errors import ManualError, SktypesError
 
 __all__ = ["stubs"]
 
@@ -24,11 +24,9 @@ def stubs(tools: str, output: str | None, protocol: str) -> None:
 
     path = Path(tools)
     try:
-        data = orjson.loads(path.read_bytes())
-    except OSError as exc:
-        fail(f"{tools}: {exc.strerror}")
-    except orjson.JSONDecodeError as exc:
-        fail(f"{tools}: not JSON: {exc}")
+        _, data = read_document(path, tools, ManualError, strict_json=True)
+    except SktypesError as exc:
+        fail(str(exc))
     try:
         source = generate_stubs(views_from_manual(data), protocol=protocol, source=path.name)
     except SktypesError as exc:

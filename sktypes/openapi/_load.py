@@ -7,9 +7,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from sktypes import _pointer
 from sktypes.errors import OpenApiError, SktypesError
 from sktypes.jsondoc import FrozenDict, freeze
+from sktypes.limits import DEFAULT_LIMITS, DocumentLimits
 from sktypes.openapi._model import OpenApiPlugin, Operation
 from sktypes.openapi._naming import NameRegistry, identifier, plugin_identifier
 from sktypes.openapi._operations import OperationBuilder, server_urls
@@ -17,7 +17,7 @@ from sktypes.openapi._params import ParamContext
 from sktypes.openapi._refs import Place, Refs
 from sktypes.openapi._schemas import SchemaConverter
 from sktypes.openapi._select import select_operations
-from sktypes.openapi._source import DEFAULT_MAX_BYTES, Document, parse_bytes, read_path
+from sktypes.openapi._source import Document, check_tree, parse_bytes, read_path
 from sktypes.openapi._validate import validate_spec
 from sktypes.views import FunctionView
 
@@ -36,7 +36,9 @@ def load_openapi(
     validate: bool = True,
     allow_remote_refs: bool = False,
     flatten_body: bool = False,
-    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_bytes: int | None = None,
+    ref_roots: Iterable[str | os.PathLike[str]] = (),
+    limits: DocumentLimits | None = None,
     include: Iterable[str] = (),
     exclude: Iterable[str] = (),
 ) -> OpenApiPlugin:
@@ -52,7 +54,12 @@ def load_openapi(
         allow_remote_refs: follow ``http(s)`` ``$ref``s (with a timeout); refused otherwise.
         flatten_body: expose an object request body's top-level properties as separate
             parameters instead of one ``body`` parameter.
-        max_bytes: size limit per file (also for files reached through ``$ref``).
+        max_bytes: size limit per file (also for files reached through ``$ref``); shorthand
+            for ``limits.max_bytes``.
+        ref_roots: directories local ``$ref``s may read besides the spec's own directory
+            (and its subdirectories); a file anywhere else is refused.
+        limits: size, depth and YAML alias limits for every file read
+            (:data:`sktypes.limits.DEFAULT_LIMITS`).
         include: keep only the operations some pattern matches (``tag:T``, ``id:OP``,
             ``GET /path/*``, or a bare tag/operationId glob; see ``select_operations``).
         exclude: then drop the operations some pattern matches.
@@ -62,10 +69,14 @@ def load_openapi(
         OpenApiError: the document cannot be read or is not a (valid) OpenAPI document; the
             message names the file and the JSON pointer or line.
     """
-    doc = _read(source, max_bytes)
+    lim = limits or DEFAULT_LIMITS
+    if max_bytes is not None:
+        lim = lim.with_max_bytes(max_bytes)
+    doc = _read(source, lim)
     version, version_text = _version(doc)
     warnings: list[str] = []
-    refs = Refs(doc, allow_remote=allow_remote_refs, max_bytes=max_bytes)
+    roots = [Path(r) for r in ref_roots]
+    refs = Refs(doc, allow_remote=allow_remote_refs, limits=lim, ref_roots=roots)
     schemas = SchemaConverter(refs, version, warnings.append)
     try:
         plugin = _build(
@@ -82,51 +93,32 @@ def load_openapi(
     except RecursionError:
         raise OpenApiError("document nested too deeply", file=doc.display) from None
     if validate:
-        if not allow_remote_refs:  # the validator would fetch them itself
-            _refuse_remote(refs)
-        validate_spec(doc, version)
+        refs.admit_all()  # the validator sees these documents and nothing else
+        validate_spec(doc, version, refs)
     return select_operations(plugin, include, exclude)
 
 
-def _refuse_remote(refs: Refs) -> None:
-    """Raise on the first ``http(s)`` ``$ref`` in any loaded file (even one no operation uses)."""
-    for uri, doc in refs.documents():
-        pointer = _first_remote_ref(doc.data, "")
-        if pointer is not None:
-            raise refs.error(
-                "remote $ref refused (pass allow_remote_refs=True to fetch it)",
-                Place(uri, pointer),
-            )
-
-
-def _first_remote_ref(node: Any, pointer: str) -> str | None:
-    stack = [(node, pointer)]
-    while stack:
-        node, pointer = stack.pop()
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith(("http://", "https://", "//")):
-                return pointer + "/$ref"
-            for key, value in node.items():
-                if isinstance(value, (dict, list)):
-                    stack.append((value, _pointer.join(pointer, str(key))))
-        elif isinstance(node, list):
-            stack.extend(
-                (v, f"{pointer}/{i}") for i, v in enumerate(node) if isinstance(v, (dict, list))
-            )
-    return None
-
-
-def _read(source: Source, max_bytes: int) -> Document:
+def _read(source: Source, limits: DocumentLimits) -> Document:
     if isinstance(source, Mapping):
+        check_tree(source, "<dict>", OpenApiError, limits)
         return Document(source, "<dict>", None)
     if isinstance(source, bytes):
-        return Document(parse_bytes(source, "<bytes>", max_bytes), "<bytes>", None, source)
+        return Document(parse_bytes(source, "<bytes>", limits), "<bytes>", None, source)
     if isinstance(source, str) and ("\n" in source or source.lstrip().startswith("{")):
-        raw = source.encode()
-        return Document(parse_bytes(raw, "<string>", max_bytes), "<string>", None, raw)
+        raw = _encode(source)
+        return Document(parse_bytes(raw, "<string>", limits), "<string>", None, raw)
     path = Path(source)
-    return read_path(path, str(source), max_bytes)
+    return read_path(path, str(source), limits)
+
+
+def _encode(text: str) -> bytes:
+    try:
+        return text.encode()
+    except UnicodeEncodeError as exc:
+        line = text.count("\n", 0, exc.start) + 1
+        raise OpenApiError(
+            "a lone surrogate is not Unicode text", file="<string>", where=f"line {line}"
+        ) from None
 
 
 def _version(doc: Document) -> tuple[int, str]:

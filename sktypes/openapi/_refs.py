@@ -1,34 +1,59 @@
-"""``$ref`` resolution across a spec's files with ``referencing``.
+"""``$ref`` resolution across a spec's files with ``referencing``, under one admission policy.
 
 Every file is an opaque ``referencing`` resource (an OpenAPI document is not a JSON Schema,
 and a schema *property* named ``$ref``, as in Kubernetes, must not be taken for a
-reference). Relative refs load sibling files on first use (size-limited, parsed like the
-root); ``http(s)`` refs only with ``allow_remote_refs=True`` and a timeout; anything else is
-refused. Non-schema objects (parameters, responses, path items) are followed ref by ref with
-cycle detection; schemas never are (see ``_schemas``): they become ``$defs``.
+reference). A ``$ref`` is parsed once, as a URL parser reads it (scheme in any case, spaces
+and control characters around it stripped, tabs and newlines inside removed), and its
+*parsed* scheme decides:
+
+- a local file (a relative ref, an absolute path, ``file:`` without a host) is read only
+  when it resolves — symlinks followed — inside the spec's own directory or a directory
+  of ``ref_roots``, only from a local document, and only if it is a regular file (devices,
+  FIFOs and sockets are refused before they are opened); every read is size-limited;
+- ``http(s)`` only with ``allow_remote_refs=True``, with a timeout and the size limit;
+- anything else (another host's ``file:``, ``ftp:``, ``data:``...) is refused.
+
+Only :meth:`Refs.lookup` and :meth:`Refs.admit_all` load documents; the validator is handed
+the documents already admitted and nothing else (:mod:`._validate`). Non-schema objects
+(parameters, responses, path items) are followed ref by ref with cycle detection; schemas
+never are (see ``_schemas``): they become ``$defs``.
 """
 
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import unquote, urldefrag, urljoin, urlsplit, urlunsplit
 
 import httpx
 from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource, Unresolvable, Unretrievable
 
 from sktypes import _pointer
+from sktypes._documents import pointer_token
 from sktypes.errors import OpenApiError
+from sktypes.limits import DocumentLimits
 from sktypes.openapi._source import Document, parse_bytes, path_of_uri, read_path
 
-__all__ = ["MEMORY_URI", "Place", "Refs"]
+__all__ = ["MEMORY_URI", "Place", "Refs", "clean_ref"]
 
 MEMORY_URI = "sktypes-memory:spec"
 """Base URI of a spec given as text or a dict: relative file refs cannot be resolved."""
 
 _REMOTE_TIMEOUT = 10.0
+_REMOTE = ("http", "https")
+
+
+def clean_ref(ref: str) -> str:
+    """A ``$ref`` as URL parsers read it: ``HTTP://x`` → ``http://x``, `` #/a`` → ``#/a``."""
+    return urlunsplit(urlsplit(ref.strip()))
+
+
+def _scheme(uri: str) -> str:
+    return urlsplit(uri).scheme
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,17 +68,31 @@ class Place:
         return Place(self.uri, _pointer.join(self.pointer, *tokens))
 
 
-class _Refused(Exception):
-    """Raised inside ``retrieve`` for a ref sktypes will not follow."""
-
-
 class Refs:
-    """Resolve ``$ref`` strings relative to a document URI; remember every loaded file."""
+    """Resolve ``$ref`` strings relative to a document URI; remember every admitted file.
 
-    def __init__(self, root: Document, *, allow_remote: bool, max_bytes: int) -> None:
+    Args:
+        root: the spec.
+        allow_remote: fetch ``http(s)`` refs.
+        limits: size and shape limits for every file read.
+        ref_roots: directories local refs may read besides the spec's own directory.
+    """
+
+    def __init__(
+        self,
+        root: Document,
+        *,
+        allow_remote: bool,
+        limits: DocumentLimits,
+        ref_roots: Iterable[Path] = (),
+    ) -> None:
         self.root_uri = root.uri or MEMORY_URI
         self._allow_remote = allow_remote
-        self._max_bytes = max_bytes
+        self._limits = limits
+        roots = [Path(r).resolve() for r in ref_roots]
+        if root.path is not None:
+            roots.insert(0, root.path.resolve().parent)
+        self.roots: tuple[Path, ...] = tuple(roots)
         self._display: dict[str, str] = {self.root_uri: root.display}
         self._docs: dict[str, Document] = {self.root_uri: root}
         self._resources: dict[str, Resource[Any]] = {}
@@ -85,24 +124,28 @@ class Refs:
         return OpenApiError(message, file=self.display(place.uri), where=place.pointer or "/")
 
     def documents(self) -> list[tuple[str, Document]]:
-        """Every document loaded so far, the root first."""
+        """Every document admitted so far, the root first."""
         return list(self._docs.items())
 
     def document(self, uri: str) -> Document | None:
-        """The parsed document at ``uri`` (only files already loaded)."""
+        """The parsed document at ``uri`` (only files already admitted)."""
         return self._docs.get(urldefrag(uri)[0])
 
     # -- resolution ----------------------------------------------------------------------
     def absolute(self, ref: str, base: str) -> str:
         """The absolute URI of ``ref`` written in the document at ``base``."""
-        if ref.startswith("#"):
+        ref = clean_ref(ref)
+        if ref.startswith("#") or not ref:
             return urldefrag(base)[0] + ref
-        if urlsplit(base).scheme in ("file", "http", "https"):
-            return urljoin(base, ref)
+        if _scheme(base) in ("file", *_REMOTE):
+            return clean_ref(urljoin(base, ref))
         return ref
 
-    def lookup(self, ref: str, place: Place) -> tuple[Any, str]:
-        """Return the value ``ref`` (written at ``place``) points to, and its absolute URI."""
+    def lookup(self, ref: str, place: Place, *, admit: bool = True) -> tuple[Any, str]:
+        """Return the value ``ref`` (written at ``place``) points to, and its absolute URI.
+
+        With ``admit=False`` only documents already admitted are searched.
+        """
         if not isinstance(ref, str):
             raise self.error(f"$ref must be a string, not {type(ref).__name__}", place)
         target = self.absolute(ref, place.uri)
@@ -111,8 +154,10 @@ class Refs:
             doc_uri = urldefrag(place.uri)[0]
             target = doc_uri + "#" + fragment
         if doc_uri not in self._docs:
+            if not admit:
+                raise self.error(f"$ref {ref!r}: its document was not admitted", place)
             try:  # load it here: referencing would hide why a document cannot be retrieved
-                self._retrieve(doc_uri)
+                self._admit(doc_uri, place.uri)
             except _Refused as exc:
                 raise self.error(str(exc), place) from None
         resolver = self._resolvers.get(doc_uri)
@@ -141,42 +186,82 @@ class Refs:
         Keys written beside a ``$ref`` (``operationId`` next to a ref'd operation in Google
         Maps' spec) are merged over the target.
         """
-        seen: list[str] = []
+        seen: set[str] = set()
+        chain: list[str] = []
         origin = place
         siblings: dict[str, Any] = {}
         while isinstance(node, dict) and "$ref" in node:
             ref = node["$ref"]
             siblings = {**{k: v for k, v in node.items() if k != "$ref"}, **siblings}
             node, target = self.lookup(ref, place)
+            chain.append(target)
             if target in seen:
-                chain = " → ".join(self._short(t) for t in [*seen, target])
-                raise self.error(f"$ref cycle in a {kind}: {chain}", origin)
-            seen.append(target)
+                text = " → ".join(self._short(t) for t in chain)
+                raise self.error(f"$ref cycle in a {kind}: {text}", origin)
+            seen.add(target)
             uri, fragment = urldefrag(target)
             place = Place(uri, fragment)
         if siblings and isinstance(node, dict):
             node = {**node, **siblings}  # siblings of a $ref (forbidden, but common) win
         return node, place
 
+    def admit_all(self) -> None:
+        """Admit every document any admitted document refers to, in any place.
+
+        Run before validation, so that the validator, which is handed only admitted
+        documents, finds every file it needs; a ref the policy refuses is an error naming
+        its place even when no operation uses it. A file that does not exist is left to
+        the validator to report (it may be a ``$ref`` inside an example).
+        """
+        todo = [uri for uri, _ in self.documents()]
+        seen = set(todo)
+        while todo:
+            uri = todo.pop()
+            doc = self._docs[uri]
+            for ref, pointer in _refs_in(doc.data):
+                place = Place(uri, pointer)
+                target = urldefrag(self.absolute(ref, uri))[0] or uri
+                if target in seen:
+                    continue
+                seen.add(target)
+                try:
+                    self._admit(target, uri)
+                except _Missing:
+                    continue
+                except _Refused as exc:
+                    if exc.remote:
+                        raise self.error(
+                            "remote $ref refused (pass allow_remote_refs=True to fetch it)",
+                            place.child("$ref"),
+                        ) from None
+                    raise self.error(str(exc), place.child("$ref")) from None
+                todo.append(target)
+
     def _short(self, target: str) -> str:
         uri, fragment = urldefrag(target)
         return ("" if uri == self.root_uri else self.display(uri)) + "#" + fragment
 
-    def _retrieve(self, uri: str) -> Resource[Any]:
-        cached = self._resources.get(uri)
-        if cached is not None:
-            return cached
-        scheme = urlsplit(uri).scheme
+    # -- admission -----------------------------------------------------------------------
+    def _admit(self, uri: str, referrer: str) -> None:
+        """Load the document at ``uri`` (named in ``referrer``) if the policy allows it."""
+        if uri in self._docs:
+            return
+        scheme = _scheme(uri)
         if scheme == "file":
-            path = path_of_uri(uri)
-            doc = read_path(path, self.display(uri), self._max_bytes)
-        elif scheme in ("http", "https"):
+            if _scheme(referrer) in _REMOTE:
+                raise _Refused(f"$ref {uri!r}: a remote document cannot refer to local files")
+            path = self._local_path(uri)
+            if not path.exists():
+                raise _Missing(f"$ref {uri!r} cannot be loaded: no such file")
+            doc = read_path(path, self.display(uri), self._limits, regular_only=True)
+        elif scheme in _REMOTE:
             if not self._allow_remote:
                 raise _Refused(
-                    f"remote $ref {uri!r} refused (pass allow_remote_refs=True to fetch it)"
+                    f"remote $ref {uri!r} refused (pass allow_remote_refs=True to fetch it)",
+                    remote=True,
                 )
             doc = self._fetch(uri)
-        elif self.root_uri == MEMORY_URI:
+        elif self.root_uri == MEMORY_URI and not scheme:
             raise _Refused(
                 f"$ref {uri!r} is relative to a spec given in memory; load the spec from its "
                 "file to resolve it"
@@ -185,11 +270,33 @@ class Refs:
             raise _Refused(f"$ref {uri!r} uses an unsupported URI scheme")
         self._docs[uri] = doc
         self._display.setdefault(uri, doc.display)
-        resource: Resource[Any] = Resource.opaque(doc.data)
-        self._resources[uri] = resource
+        self._resources[uri] = Resource.opaque(doc.data)
+
+    def _local_path(self, uri: str) -> Path:
+        parts = urlsplit(uri)
+        if parts.netloc not in ("", "localhost"):
+            raise _Refused(f"$ref {uri!r} names a file on another host; refused")
+        path = Path(unquote(parts.path)).resolve()  # symlinks and .. resolved
+        if not any(path.is_relative_to(root) for root in self.roots):
+            where = (
+                f"outside the spec's directory {self.roots[0]}"
+                if self.roots
+                else "a local file, and the spec was given in memory"
+            )
+            raise _Refused(
+                f"$ref {uri!r} is {where}; refused (list its directory in ref_roots to allow it)"
+            )
+        return path
+
+    def _retrieve(self, uri: str) -> Resource[Any]:
+        """``referencing``'s hook: only documents already admitted (never a new read)."""
+        resource = self._resources.get(uri)
+        if resource is None:
+            raise _Refused(f"$ref {uri!r} was not admitted")
         return resource
 
     def _fetch(self, uri: str) -> Document:
+        limit = self._limits.max_bytes
         try:
             with httpx.stream("GET", uri, timeout=_REMOTE_TIMEOUT, follow_redirects=True) as r:
                 r.raise_for_status()
@@ -197,13 +304,46 @@ class Refs:
                 total = 0
                 for chunk in r.iter_bytes():
                     total += len(chunk)
-                    if total > self._max_bytes:
+                    if total > limit:
                         raise OpenApiError(
-                            f"remote document is over the {self._max_bytes}-byte limit", file=uri
+                            f"remote document is over the {limit}-byte limit", file=uri
                         )
                     chunks.append(chunk)
         except httpx.HTTPError as exc:
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise _Refused(f"remote $ref {uri!r} cannot be fetched: {reason}") from None
         raw = b"".join(chunks)
-        return Document(parse_bytes(raw, uri, self._max_bytes), uri, uri)
+        return Document(parse_bytes(raw, uri, self._limits), uri, uri, raw)
+
+
+class _Refused(Exception):
+    """Raised for a ref sktypes will not follow."""
+
+    def __init__(self, message: str, *, remote: bool = False) -> None:
+        super().__init__(message)
+        self.remote = remote
+
+
+class _Missing(_Refused):
+    """A local file the policy allows but that does not exist."""
+
+
+def _refs_in(data: Any) -> list[tuple[str, str]]:
+    """Every string ``$ref`` in a document with the JSON pointer of its object."""
+    found: list[tuple[str, str]] = []
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        node, pointer = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                found.append((ref, pointer))
+            for key, value in node.items():
+                if isinstance(value, (dict, list)):
+                    stack.append((value, f"{pointer}/{pointer_token(key)}"))
+        elif isinstance(node, list):
+            stack.extend(
+                (v, f"{pointer}/{i}") for i, v in enumerate(node) if isinstance(v, (dict, list))
+            )
+    found.reverse()
+    return found

@@ -117,6 +117,7 @@ class SchemaConverter:
         self._pending: list[_Pending] = []
         self._regex_ok: dict[str, bool] = {}
         self._free: set[str] = set()
+        self._ends: set[tuple[str, Mode]] = set()  # alias chains known to end in a real schema
         self._hit = False
 
     # -- public --------------------------------------------------------------------------
@@ -209,21 +210,29 @@ class SchemaConverter:
             self._check_alias_cycle(job)
 
     def _check_alias_cycle(self, job: _Pending) -> None:
-        """Refuse schemas that are only ``$ref``s to each other (they describe nothing)."""
+        """Refuse schemas that are only ``$ref``s to each other (they describe nothing).
+
+        Linear over all jobs: a chain found to end is remembered (``_ends``), so a long
+        chain of aliases is walked once, not once per link.
+        """
         target, mode = job.key
         chain = [target]
-        while True:
-            value = self._defs[(chain[-1], mode)].value
+        on_chain = {target}
+        while (target, mode) not in self._ends:
+            value = self._defs[(target, mode)].value
             if not (isinstance(value, FrozenDict) and len(value) == 1 and "$ref" in value):
-                return
+                break
             nxt = self._by_name.get(value["$ref"][len("#/$defs/") :])
             if nxt is None or (nxt, mode) not in self._defs:
-                return
-            if nxt in chain:
+                break
+            if nxt in on_chain:
                 cycle = [*chain[chain.index(nxt) :], nxt]
                 text = " → ".join("#" + urldefrag(t)[1] for t in cycle)
                 raise self._refs.error(f"$ref cycle in a schema: {text}", job.place)
             chain.append(nxt)
+            on_chain.add(nxt)
+            target = nxt
+        self._ends.update((t, mode) for t in on_chain)
 
     def _name_for(self, target: str) -> str:
         uri, fragment = urldefrag(target)

@@ -1,37 +1,34 @@
 """Reading a spec: path, text, bytes or dict → a JSON-compatible tree, safely and with limits.
 
-JSON goes through the stdlib parser; anything else through :mod:`sktypes.openapi._yaml` (libyaml's
-parser, safe-schema values). YAML is bounded three ways: the byte size (``max_bytes``), alias
-expansion (an alias bomb is a small file whose tree, expanded, is huge) and recursion (a
-YAML alias may point at its own ancestor). YAML 1.1 quirks that do not belong in JSON are
-undone: timestamps stay strings and integer keys (``200:``) become strings.
+Every file goes through the one document loader (:mod:`sktypes._documents`) under the
+caller's :class:`~sktypes.limits.DocumentLimits`: the byte size is bounded while reading,
+the nesting depth before any recursive parser sees the text, YAML aliases by count and by
+expansion. A spec given as a ``dict`` is checked by the same rules.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-import yaml
-
-from sktypes import _pointer
+from sktypes._documents import check_tree, line_of, parse_document, read_file
 from sktypes.errors import OpenApiError
-from sktypes.openapi._yaml import YamlProblem, load_yaml
+from sktypes.limits import DEFAULT_LIMITS, DocumentLimits
 
-__all__ = ["DEFAULT_MAX_BYTES", "Document", "line_of", "parse_bytes", "read_path"]
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "Document",
+    "check_tree",
+    "line_of",
+    "parse_bytes",
+    "path_of_uri",
+    "read_path",
+]
 
-DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+DEFAULT_MAX_BYTES = DEFAULT_LIMITS.max_bytes
 """Default size limit for one spec file (GitHub's REST description is ~13 MB)."""
-
-_MAX_EXPANDED_NODES = 2_000_000
-NEWLINE = b"\n"
-_ALIAS = re.compile(rb"(?:^|[\s\[,:-])\*[^\s,\[\]{}]+", re.MULTILINE)
-
-_BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,32 +55,17 @@ class Document:
         if self.text is not None or self.path is None:
             return self.text
         try:
-            return self.path.read_bytes()
-        except OSError:
+            return read_file(self.path, self.display, DEFAULT_LIMITS, OpenApiError)
+        except OpenApiError:
             return None
 
 
-def _check_size(size: int, max_bytes: int, display: str) -> None:
-    if size > max_bytes:
-        raise OpenApiError(
-            f"document is {size} bytes, over the {max_bytes}-byte limit "
-            "(pass a larger max_bytes to load it)",
-            file=display,
-        )
-
-
-def read_path(path: Path, display: str, max_bytes: int) -> Document:
-    """Read and parse the spec file at ``path`` (size checked before reading)."""
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise OpenApiError(f"cannot read the file: {exc.strerror or exc}", file=display) from None
-    _check_size(size, max_bytes, display)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise OpenApiError(f"cannot read the file: {exc.strerror or exc}", file=display) from None
-    data = parse_bytes(raw, display, max_bytes)
+def read_path(
+    path: Path, display: str, limits: DocumentLimits, *, regular_only: bool = False
+) -> Document:
+    """Read and parse the spec file at ``path`` (bounded; see :func:`read_file`)."""
+    raw = read_file(path, display, limits, OpenApiError, regular_only=regular_only)
+    data = parse_document(raw, display, OpenApiError, limits)
     return Document(data, display, path.resolve().as_uri(), path=path)
 
 
@@ -92,118 +74,6 @@ def path_of_uri(uri: str) -> Path:
     return Path(unquote(urlsplit(uri).path))
 
 
-def _int(text: str) -> int | float:
-    """A JSON integer; one outside 64 bits becomes a float (JsonDocument serializes with orjson)."""
-    value = int(text)
-    return value if -(2**63) <= value <= 2**64 - 1 else float(value)
-
-
-def parse_bytes(raw: bytes, display: str, max_bytes: int) -> Any:
+def parse_bytes(raw: bytes, display: str, limits: DocumentLimits = DEFAULT_LIMITS) -> Any:
     """Parse JSON or YAML text into a JSON-compatible tree; errors name file and line."""
-    _check_size(len(raw), max_bytes, display)
-    head = raw.lstrip()[:1]
-    if head in (b"{", b"["):
-        try:  # the stdlib parser: orjson is faster but peaks at ~7x the tree's memory
-            return json.loads(raw, parse_int=_int)
-        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-            pass  # JSON-looking YAML (flow style); the YAML parser decides and reports
-    try:
-        data = load_yaml(raw)
-    except YamlProblem as exc:
-        where = f"line {exc.line}" if exc.line else None
-        raise OpenApiError(exc.message, file=display, where=where) from None
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = f"line {mark.line + 1}" if mark is not None else None
-        problem = exc.problem or exc.context or "syntax error"
-        raise OpenApiError(
-            f"not valid YAML or JSON: {problem}", file=display, where=where
-        ) from None
-    except yaml.YAMLError as exc:
-        raise OpenApiError(f"not valid YAML or JSON: {exc}", file=display) from None
-    except RecursionError:
-        raise OpenApiError("YAML nested too deeply", file=display) from None
-    if _ALIAS.search(raw):
-        _check_expansion(data, raw, display)
-    return data
-
-
-def _first_alias_line(raw: bytes) -> str | None:
-    match = _ALIAS.search(raw)
-    if match is None:
-        return None
-    return f"line {raw.count(NEWLINE, 0, match.start()) + 1}"
-
-
-def _check_expansion(data: Any, raw: bytes, display: str) -> None:
-    """Refuse YAML whose aliases expand into a huge or infinite tree."""
-    sizes: dict[int, int] = {}
-    active: set[int] = set()
-
-    def size(node: Any) -> int:
-        if not isinstance(node, (dict, list)):
-            return 1
-        key = id(node)
-        known = sizes.get(key)
-        if known is not None:
-            return known
-        if key in active:
-            raise OpenApiError(
-                "a YAML alias refers to its own ancestor (recursive document)",
-                file=display,
-                where=_first_alias_line(raw),
-            )
-        active.add(key)
-        children = node.values() if isinstance(node, dict) else node
-        total = 1
-        for child in children:
-            total += size(child)
-            if total > _MAX_EXPANDED_NODES:
-                raise OpenApiError(
-                    f"YAML aliases expand to more than {_MAX_EXPANDED_NODES} nodes (alias bomb?)",
-                    file=display,
-                    where=_first_alias_line(raw),
-                )
-        active.discard(key)
-        sizes[key] = total
-        return total
-
-    try:
-        size(data)
-    except RecursionError:
-        raise OpenApiError("YAML nested too deeply", file=display) from None
-
-
-def line_of(raw: bytes | None, pointer: str) -> int | None:
-    """Return the 1-based line of the node at JSON ``pointer`` in YAML/JSON text, if found.
-
-    Only used on the error path: composing the node tree keeps positions but costs time.
-    """
-    if raw is None:
-        return None
-    try:
-        node = yaml.compose(raw, Loader=_BaseLoader)  # a safe loader
-    except (yaml.YAMLError, RecursionError):
-        return None
-    line = node.start_mark.line + 1 if node is not None else None
-    try:
-        tokens = _pointer.split(pointer)
-    except _pointer.PointerError:
-        return None
-    for token in tokens:
-        if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                if str(key.value) == token:
-                    node = value
-                    line = key.start_mark.line + 1
-                    break
-            else:
-                return None  # not in this file (e.g. a path inside a $ref's target)
-        elif (
-            isinstance(node, yaml.SequenceNode) and token.isdigit() and int(token) < len(node.value)
-        ):
-            node = node.value[int(token)]
-            line = node.start_mark.line + 1
-        else:
-            return None
-    return line
+    return parse_document(raw, display, OpenApiError, limits)

@@ -4,13 +4,28 @@ The validator's own errors carry a path; the best one (``jsonschema.exceptions.b
 the most specific) becomes an :class:`OpenApiError` naming the file, the JSON pointer and,
 for text specs, the line. Anything else it raises (a ``referencing`` error, a recursion
 error on a pathological document) is reported without a traceback as well.
+
+The validator resolves ``$ref``s itself, through ``jsonschema-path`` handlers (by default:
+``urllib`` for every scheme, no size limit, no timeout). It is given one handler for every
+scheme, which serves the documents sktypes has already admitted (:mod:`._refs`) and refuses
+any other URI: validation reads and fetches nothing.
+
+The validator re-walks the ``allOf``/``anyOf``/``oneOf``/``items``/``not`` tree under every
+``allOf`` member, through ``$ref``s, without remembering what it has seen: "diamonds"
+(``S2: allOf [S1, S1]``, ``S3: allOf [S2, S2]``...) cost it 2^depth. That cost is computed
+first, in linear time (:func:`validation_cost`), together with the other superlinear walk:
+``jsonschema-path`` resolves a chain of ``$ref``s to ``$ref``s again at every access, so a
+chain of n aliases costs n^2. A spec over :data:`MAX_VALIDATION_COST` is refused
+(``validate=False`` loads it) instead of hanging. Real specs stay far below it (the 25 of
+the corpus: at most ~600).
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
+from urllib.parse import urldefrag
 
 from jsonschema.exceptions import ValidationError, best_match
 from openapi_spec_validator import (
@@ -22,6 +37,7 @@ from openapi_spec_validator.validation.validators import SpecValidator
 
 from sktypes import _pointer as pointers
 from sktypes.errors import OpenApiError, snippet
+from sktypes.openapi._refs import Place, Refs, clean_ref
 from sktypes.openapi._source import Document, line_of
 
 __all__ = ["validate_spec"]
@@ -32,6 +48,10 @@ _VALIDATORS: dict[int, type[SpecValidator]] = {
     31: OpenAPIV31SpecValidator,
 }
 _MESSAGE_LIMIT = 160
+MAX_VALIDATION_COST = 25_000
+"""Most schema visits the validator's ``allOf`` walk may need (~80 µs each)."""
+_SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf")
+_SUBSCHEMA_ONE = ("items", "not")
 
 
 def _path_options() -> dict[str, Any]:
@@ -47,19 +67,69 @@ def _pointer(path: Iterable[Any]) -> str:
     return pointers.join("", *path)
 
 
-def validate_spec(doc: Document, version: int) -> None:
-    """Validate ``doc`` as the given OpenAPI ``version`` (2, 30 or 31); raise on the first error."""
+class _NotAdmitted(Exception):
+    """The validator asked for a document sktypes did not admit."""
+
+
+class _AdmittedOnly(Mapping[str, Any]):
+    """``jsonschema-path`` handlers: every scheme maps to one reader of admitted documents.
+
+    ``jsonschema-path`` falls back to ``urlopen`` for a scheme it has no handler for, so
+    this mapping claims to have one for every scheme.
+    """
+
+    def __init__(self, refs: Refs) -> None:
+        self._refs = refs
+
+    def __contains__(self, scheme: object) -> bool:
+        return True
+
+    def __getitem__(self, scheme: str) -> Any:
+        return self._read
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+    def _read(self, uri: str) -> Any:
+        doc = self._refs.document(clean_ref(urldefrag(uri)[0]))
+        if doc is None:
+            raise _NotAdmitted(f"$ref to {uri!r} was not admitted")
+        return doc.data
+
+
+def validate_spec(doc: Document, version: int, refs: Refs) -> None:
+    """Validate ``doc`` as the given OpenAPI ``version`` (2, 30 or 31); raise on the first error.
+
+    ``refs`` holds the admitted documents (:meth:`Refs.admit_all` has run); the validator
+    resolves ``$ref``s among them only.
+    """
     from jsonschema_path import SchemaPath
 
+    cost = validation_cost(refs)
+    if cost > MAX_VALIDATION_COST:
+        raise OpenApiError(
+            f"too costly to validate: openapi-spec-validator would walk over {cost} schemas "
+            f"(the limit is {MAX_VALIDATION_COST}; allOf diamonds or long $ref chains); "
+            "load it with validate=False",
+            file=doc.display,
+        )
     cls = _VALIDATORS[version]
     try:
-        spec = SchemaPath.from_dict(doc.data, base_uri=doc.uri or "", **_path_options())
+        spec = SchemaPath.from_dict(
+            doc.data, base_uri=refs.root_uri, handlers=_AdmittedOnly(refs), **_path_options()
+        )
         errors = cls(spec).iter_errors()
         first = next(errors, None)  # a valid spec costs one pass, as the validator alone
     except RecursionError:
         message = "the validator gave up: spec nested too deeply"
         raise OpenApiError(message, file=doc.display) from None
     except Exception as exc:  # the validator leaks referencing/IO errors: report, don't crash
+        refused = _cause(exc, _NotAdmitted)
+        if refused is not None:
+            raise OpenApiError(f"the spec does not validate: {refused}", file=doc.display) from None
         raise OpenApiError(
             f"the spec does not validate: {type(exc).__name__}: {snippet(str(exc), 120)}",
             file=doc.display,
@@ -74,6 +144,18 @@ def validate_spec(doc: Document, version: int) -> None:
     _raise(doc, best)
 
 
+def _cause(exc: BaseException, kind: type[BaseException]) -> BaseException | None:
+    """``exc`` or the first exception of ``kind`` it was raised from (``referencing`` wraps)."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, kind):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
+
+
 def _raise(doc: Document, error: ValidationError) -> None:
     pointer = _pointer(error.absolute_path) or "/"
     line = line_of(doc.raw(), pointer)
@@ -83,3 +165,117 @@ def _raise(doc: Document, error: ValidationError) -> None:
         file=doc.display,
         where=where,
     )
+
+
+def validation_cost(refs: Refs) -> int:
+    """The validator's superlinear work, computed in linear time without recursion.
+
+    The ``allOf`` walk's cost for one member is the size of the tree below it (``allOf``,
+    ``anyOf``, ``oneOf``, ``items``, ``not``; ``$ref``s followed); each distinct schema's size
+    is computed once (a part reached twice counts twice, as in the walk). A cycle counts its
+    schemas once: the walk would recurse until Python stops it, which is reported anyway.
+    A ``$ref`` whose target is itself a ``$ref`` adds the chain's extra hops.
+    """
+    sizes: dict[int, int] = {}
+    hops: dict[str, int] = {}
+    total = 0
+    for uri, doc in refs.documents():
+        stack: list[Any] = [doc.data]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                ref = node.get("$ref")
+                if isinstance(ref, str):
+                    total += _extra_hops(ref, uri, refs, hops)
+                members = node.get("allOf")
+                if isinstance(members, list):
+                    for member in members:
+                        total += _tree_size(member, uri, refs, sizes)
+                        if total > MAX_VALIDATION_COST:
+                            return total
+                stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+            elif isinstance(node, list):
+                stack.extend(v for v in node if isinstance(v, (dict, list)))
+    return total
+
+
+def _extra_hops(ref: str, base: str, refs: Refs, hops: dict[str, int]) -> int:
+    """How many ``$ref``s follow the first one on the chain that starts at ``ref``."""
+    chain: list[str] = []
+    node: Any = {"$ref": ref}
+    end = 0
+    while isinstance(node, dict) and isinstance(node.get("$ref"), str):
+        try:
+            node, target = refs.lookup(node["$ref"], Place(base, ""), admit=False)
+        except OpenApiError:
+            break
+        if target in hops:
+            end = hops[target] + 1
+            break
+        if target in chain:
+            break
+        chain.append(target)
+        base = urldefrag(target)[0]
+    for target in reversed(chain):  # each link: the hops after it
+        hops[target] = end
+        end += 1
+    return max(end - 1, 0)
+
+
+def _resolved(node: Any, base: str, refs: Refs) -> tuple[Any, str]:
+    seen: set[str] = set()
+    while isinstance(node, dict) and isinstance(node.get("$ref"), str):
+        try:
+            node, target = refs.lookup(node["$ref"], Place(base, ""), admit=False)
+        except OpenApiError:
+            return None, base
+        if target in seen:
+            return None, base
+        seen.add(target)
+        base = urldefrag(target)[0]
+    return node, base
+
+
+def _children(node: dict[str, Any], base: str) -> list[tuple[Any, str]]:
+    out: list[tuple[Any, str]] = []
+    for key in _SUBSCHEMA_LISTS:
+        value = node.get(key)
+        if isinstance(value, list):
+            out.extend((v, base) for v in value)
+    for key in _SUBSCHEMA_ONE:
+        value = node.get(key)
+        if isinstance(value, dict):
+            out.append((value, base))
+    return out
+
+
+def _tree_size(root: Any, base: str, refs: Refs, sizes: dict[int, int]) -> int:
+    """The size of the subschema tree under ``root`` (memoized per resolved schema)."""
+    node, base = _resolved(root, base, refs)
+    if not isinstance(node, dict):
+        return 1
+    if id(node) in sizes:
+        return sizes[id(node)]
+    sizes[id(node)] = 1  # a cycle back to this schema counts it once
+    # frames: [schema, children left, size so far]
+    stack: list[list[Any]] = [[node, _children(node, base), 1]]
+    while stack:
+        frame = stack[-1]
+        if not frame[1]:
+            stack.pop()
+            sizes[id(frame[0])] = frame[2]
+            if stack:
+                stack[-1][2] += frame[2]
+            continue
+        child, child_base = frame[1].pop()
+        child, child_base = _resolved(child, child_base, refs)
+        if not isinstance(child, dict):
+            frame[2] += 1
+        elif id(child) in sizes:
+            frame[2] += sizes[id(child)]
+        else:
+            sizes[id(child)] = 1
+            stack.append([child, _children(child, child_base), 1])
+        if frame[2] > MAX_VALIDATION_COST:
+            return int(frame[2])
+    return sizes[id(node)]

@@ -1,42 +1,41 @@
 """Read a prompt template config from a YAML or JSON file, with errors naming file and line.
 
-YAML is read with the safe loader, without aliases (no "billion laughs") and with a size
-limit. A config that does not validate reports every problem as ``$.path (line N)``.
+The file goes through sktypes' one document loader (:mod:`sktypes._documents`) under
+:data:`PROMPT_CONFIG_LIMITS`: the document limits, with a 2 MB size limit and no YAML
+aliases (a prompt has no use for them). A config that does not validate reports every
+problem as ``$.path (line N)``.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
+from sktypes._documents import decode_utf8, locate, parse_document, read_file
 from sktypes.errors import TemplateError
+from sktypes.limits import DEFAULT_LIMITS, DocumentLimits
 from sktypes.templates._config import PromptTemplateConfig
 
 __all__ = [
     "MAX_CONFIG_BYTES",
+    "PROMPT_CONFIG_LIMITS",
     "looks_like_prompt_template_config",
     "load_prompt_template_config",
     "parse_prompt_template_config",
 ]
 
-MAX_CONFIG_BYTES = 2_000_000
+PROMPT_CONFIG_LIMITS = DocumentLimits(
+    max_bytes=2_000_000,
+    max_depth=DEFAULT_LIMITS.max_depth,
+    max_aliases=0,
+    max_nodes=DEFAULT_LIMITS.max_nodes,
+)
+"""The limits a prompt template config file is read under."""
+
+MAX_CONFIG_BYTES = PROMPT_CONFIG_LIMITS.max_bytes
 """Larger prompt files are refused."""
-
-
-class _NoAliasLoader(yaml.SafeLoader):
-    """The safe loader, refusing anchors and aliases."""
-
-    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()  # type: ignore[no-untyped-call]
-            raise yaml.MarkedYAMLError(
-                "while composing", None, "aliases are not allowed", event.start_mark
-            )
-        return super().compose_node(parent, index)
 
 
 def looks_like_prompt_template_config(data: Any) -> bool:
@@ -60,17 +59,8 @@ def load_prompt_template_config(path: str | Path) -> PromptTemplateConfig:
             message names the file and the line (and ``$.path`` for validation problems).
     """
     name = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise TemplateError(f"cannot read the file: {exc.strerror}", file=name) from None
-    if len(raw) > MAX_CONFIG_BYTES:
-        raise TemplateError(f"file is larger than {MAX_CONFIG_BYTES} bytes", file=name)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise TemplateError(f"not UTF-8 (byte {exc.start})", file=name) from None
-    return parse_prompt_template_config(text, file=name)
+    raw = read_file(Path(path), name, PROMPT_CONFIG_LIMITS, TemplateError)
+    return parse_prompt_template_config(decode_utf8(raw, name, TemplateError), file=name)
 
 
 def parse_prompt_template_config(text: str, *, file: str | None = None) -> PromptTemplateConfig:
@@ -79,61 +69,46 @@ def parse_prompt_template_config(text: str, *, file: str | None = None) -> Promp
     Raises:
         TemplateError: the text does not parse or validate (message names the line).
     """
-    data = _parse(text, file)
+    try:
+        raw = text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        line = text.count("\n", 0, exc.start) + 1
+        raise TemplateError(
+            "a lone surrogate is not Unicode text", file=file, where=f"line {line}"
+        ) from None
+    data = parse_document(
+        raw, file, TemplateError, PROMPT_CONFIG_LIMITS, strict_json=True, columns=True
+    )
     if not isinstance(data, dict):
         raise TemplateError("a prompt template config must be a mapping", file=file, where="line 1")
     try:
         config = PromptTemplateConfig.model_validate(data)
     except ValidationError as exc:
-        raise _validation_error(exc, text, file) from None
+        raise _validation_error(exc, raw, file) from None
     config._file = file
-    config._first_line = _block_start(text)
+    config._first_line = _block_start(raw)
     return config
 
 
-def _block_start(text: str) -> int | None:
+def _block_start(raw: bytes) -> int | None:
     """The file line where the ``template`` text starts, when it is a ``|`` block scalar.
 
     Only a literal block keeps the template's lines as the file's lines; for other styles
     errors count lines from the template's start.
     """
-    root = _compose(text)
-    if not isinstance(root, yaml.MappingNode):
-        return None
-    for key, value in root.value:
-        if isinstance(key, yaml.ScalarNode) and key.value == "template":
-            if isinstance(value, yaml.ScalarNode) and value.style == "|":
-                return int(value.start_mark.line) + 2  # the line after "template: |"
-            return None
+    found = locate(raw, "/template", PROMPT_CONFIG_LIMITS)
+    if found is not None and found.style == "|":
+        return found.line + 1  # the line after "template: |"
     return None
 
 
-def _parse(text: str, file: str | None) -> Any:
-    if text.lstrip().startswith("{"):
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            where = f"line {exc.lineno} column {exc.colno}"
-            raise TemplateError(f"invalid JSON: {exc.msg}", file=file, where=where) from None
-    try:
-        return yaml.load(text, Loader=_NoAliasLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        place = f"line {mark.line + 1} column {mark.column + 1}" if mark else None
-        problem = str(exc.problem or exc.context or "invalid YAML")
-        raise TemplateError(f"invalid YAML: {problem}", file=file, where=place) from None
-    except yaml.YAMLError as exc:
-        raise TemplateError(f"invalid YAML: {exc}", file=file) from None
-
-
-def _validation_error(exc: ValidationError, text: str, file: str | None) -> TemplateError:
-    root = _compose(text)
+def _validation_error(exc: ValidationError, raw: bytes, file: str | None) -> TemplateError:
     problems = []
     first_line: int | None = None
     for error in exc.errors():
         loc = [p for p in error["loc"] if p not in _UNION_TAGS]
         path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc)
-        line = _line_of(root, loc)
+        line = _line_of(raw, loc)
         if first_line is None and line is not None:
             first_line = line
         at = f" (line {line})" if line is not None else ""
@@ -146,33 +121,11 @@ def _validation_error(exc: ValidationError, text: str, file: str | None) -> Temp
 _UNION_TAGS = frozenset({"function-after[_valid_schema(), nullable[dict[str,any]]]"})
 
 
-def _compose(text: str) -> yaml.Node | None:
-    try:
-        return yaml.compose(text, Loader=_NoAliasLoader)
-    except yaml.YAMLError:
-        return None
-
-
-def _line_of(node: yaml.Node | None, loc: list[int | str]) -> int | None:
-    """The 1-based line of the node at ``loc`` (or of its deepest existing parent)."""
-    if node is None:
-        return None
-    line: int = node.start_mark.line + 1
-    for part in loc:
-        child: yaml.Node | None = None
-        if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                if isinstance(key, yaml.ScalarNode) and key.value == str(part):
-                    child = value if isinstance(part, str) else key
-                    break
-        elif (
-            isinstance(node, yaml.SequenceNode)
-            and isinstance(part, int)
-            and 0 <= part < len(node.value)
-        ):
-            child = node.value[part]
-        if child is None:
-            return line
-        node = child
-        line = node.start_mark.line + 1
-    return line
+def _line_of(raw: bytes, loc: list[int | str]) -> int | None:
+    """The 1-based line of the value at ``loc`` (or of its deepest existing parent)."""
+    for end in range(len(loc), -1, -1):
+        pointer = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in loc[:end])
+        found = locate(raw, pointer, PROMPT_CONFIG_LIMITS)
+        if found is not None:
+            return found.line
+    return None
