@@ -327,28 +327,49 @@ def _path_fix(root: SchemaModel, segments: Sequence[Segment]) -> str | None:
     return None
 
 
+MAX_CYCLES = 20
+"""At most this many dependency cycles are reported (a plan has one to fix first)."""
+
+
 def dependency_cycles(plan: Plan) -> list[list[str]]:
-    """Groups of steps whose references go round in a circle (each cycle once)."""
+    """Groups of steps whose references go round in a circle (each cycle once).
+
+    A depth-first walk from each step in plan order, without recursion: a plan with
+    thousands of steps in one circle is reported like a small one. At most
+    :data:`MAX_CYCLES` cycles are returned.
+    """
     ids = {s.id for s in plan.steps}
     edges = {
         s.id: [r.from_ for _, r in s.references() if r.from_ in ids and r.from_ != s.id]
         for s in plan.steps
     }
     cycles: list[list[str]] = []
+    seen_cycles: set[frozenset[str]] = set()
     done: set[str] = set()
-
-    def visit(node: str, trail: list[str]) -> None:
-        if node in trail:
-            cycle = trail[trail.index(node) :]
-            if not any(set(cycle) == set(c) for c in cycles):
-                cycles.append(cycle)
-            return
-        if node in done:
-            return
-        for nxt in edges[node]:
-            visit(nxt, [*trail, node])
-        done.add(node)
-
-    for s in plan.steps:
-        visit(s.id, [])
+    for start in plan.steps:
+        if start.id in done:
+            continue
+        trail: list[str] = [start.id]
+        position = {start.id: 0}
+        stack = [iter(edges[start.id])]
+        while stack:
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                stack.pop()
+                node = trail.pop()
+                del position[node]
+                done.add(node)
+                continue
+            if nxt in position:
+                cycle = trail[position[nxt] :]
+                key = frozenset(cycle)
+                if key not in seen_cycles and len(cycles) < MAX_CYCLES:
+                    seen_cycles.add(key)
+                    cycles.append(cycle)
+                continue
+            if nxt in done:
+                continue
+            position[nxt] = len(trail)
+            trail.append(nxt)
+            stack.append(iter(edges[nxt]))
     return cycles

@@ -14,6 +14,7 @@ always a reference (an object literal that needs a ``$from`` key cannot be writt
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
@@ -141,8 +142,8 @@ class Plan(BaseModel):
     def _unique_ids(self) -> Plan:
         if not self.steps:
             raise ValueError("a plan needs at least one step")
-        ids = [s.id for s in self.steps]
-        dup = sorted({i for i in ids if ids.count(i) > 1})
+        counts = Counter(s.id for s in self.steps)
+        dup = sorted(i for i, n in counts.items() if n > 1)
         if dup:
             raise ValueError(f"step ids must be unique; repeated: {', '.join(dup)}")
         return self

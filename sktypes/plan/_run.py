@@ -107,14 +107,25 @@ def _levels(plan: Plan) -> list[list[PlanStep]]:
     if cycles:
         chain = " -> ".join([*cycles[0], cycles[0][0]])
         raise PlanRunError(f"steps depend on each other: {chain}", step=cycles[0][0])
-    done: set[str] = set()
+    # Kahn's algorithm: linear in steps and references (no rescan of the pending steps)
+    needs = {s.id: {r.from_ for _, r in s.references()} for s in plan.steps}
+    users: dict[str, list[PlanStep]] = {s.id: [] for s in plan.steps}
+    for s in plan.steps:
+        for source in needs[s.id]:
+            users[source].append(s)
+    left = {s.id: len(needs[s.id]) for s in plan.steps}
+    order = {s.id: i for i, s in enumerate(plan.steps)}
+    ready = [s for s in plan.steps if not left[s.id]]
     levels: list[list[PlanStep]] = []
-    pending = list(plan.steps)
-    while pending:
-        ready = [s for s in pending if all(r.from_ in done for _, r in s.references())]
+    while ready:
         levels.append(ready)
-        done.update(s.id for s in ready)
-        pending = [s for s in pending if s.id not in done]
+        following: list[PlanStep] = []
+        for s in ready:
+            for user in users[s.id]:
+                left[user.id] -= 1
+                if not left[user.id]:
+                    following.append(user)
+        ready = sorted(following, key=lambda s: order[s.id])
     return levels
 
 
