@@ -40,6 +40,7 @@ from yaml.events import (
     SequenceStartEvent,
 )
 
+from sktypes._pointer import escape, unescape
 from sktypes._yaml import YamlProblem, events, load_yaml
 from sktypes.errors import SktypesError
 from sktypes.limits import DEFAULT_LIMITS, DocumentLimits
@@ -51,18 +52,12 @@ __all__ = [
     "line_of",
     "locate",
     "parse_document",
-    "pointer_token",
     "read_document",
     "read_file",
 ]
 
 _INT_MIN, _INT_MAX = -(2**63), 2**64 - 1
 NEWLINE = b"\n"
-
-
-def pointer_token(key: str | int) -> str:
-    """One JSON pointer token (``~`` and ``/`` escaped)."""
-    return str(key).replace("~", "~0").replace("/", "~1")
 
 
 def _size_error(
@@ -276,7 +271,7 @@ def _check_strings(data: Any, display: str | None, error: type[SktypesError]) ->
         node, pointer = stack.pop()
         if type(node) is dict:
             for key, value in node.items():
-                child = f"{pointer}/{pointer_token(key)}" if _SURROGATE.search(key) is None else ""
+                child = f"{pointer}/{escape(key)}" if _SURROGATE.search(key) is None else ""
                 if not child:
                     raise error(_SURROGATE_MESSAGE, file=display, where=pointer or "/")
                 stack.append((value, child))
@@ -336,7 +331,7 @@ def check_tree(
                         )
                     if _SURROGATE.search(key) is not None:
                         raise error(_SURROGATE_MESSAGE, file=display, where=pointer or "/")
-                    stack.append((value, f"{pointer}/{pointer_token(key)}", depth + 1))
+                    stack.append((value, f"{pointer}/{escape(key)}", depth + 1))
             else:
                 stack.extend((v, f"{pointer}/{i}", depth + 1) for i, v in enumerate(node))
         elif isinstance(node, str):
@@ -366,10 +361,6 @@ class Location:
     style: str | None
 
 
-def _unescape(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
-
-
 def locate(
     raw: bytes | None, pointer: str, limits: DocumentLimits = DEFAULT_LIMITS
 ) -> Location | None:
@@ -382,7 +373,7 @@ def locate(
     """
     if raw is None:
         return None
-    tokens = [_unescape(t) for t in pointer.split("/")[1:]] if pointer not in ("", "/") else []
+    tokens = [unescape(t) for t in pointer.split("/")[1:]] if pointer not in ("", "/") else []
     try:
         return _walk(events(raw), tokens, limits.max_depth)
     except (yaml.YAMLError, YamlProblem):

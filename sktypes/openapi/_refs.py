@@ -33,7 +33,6 @@ from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource, Unresolvable, Unretrievable
 
 from sktypes import _pointer
-from sktypes._documents import pointer_token
 from sktypes.errors import OpenApiError
 from sktypes.limits import DocumentLimits
 from sktypes.openapi._source import Document, parse_bytes, path_of_uri, read_path
@@ -340,7 +339,7 @@ def _refs_in(data: Any) -> list[tuple[str, str]]:
                 found.append((ref, pointer))
             for key, value in node.items():
                 if isinstance(value, (dict, list)):
-                    stack.append((value, f"{pointer}/{pointer_token(key)}"))
+                    stack.append((value, _pointer.join(pointer, key)))
         elif isinstance(node, list):
             stack.extend(
                 (v, f"{pointer}/{i}") for i, v in enumerate(node) if isinstance(v, (dict, list))

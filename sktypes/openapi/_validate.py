@@ -35,7 +35,7 @@ from openapi_spec_validator import (
 )
 from openapi_spec_validator.validation.validators import SpecValidator
 
-from sktypes import _pointer as pointers
+from sktypes import _pointer
 from sktypes.errors import OpenApiError, snippet
 from sktypes.openapi._refs import Place, Refs, clean_ref
 from sktypes.openapi._source import Document, line_of
@@ -63,8 +63,8 @@ def _path_options() -> dict[str, Any]:
     return {"resolved_cache_maxsize": OpenAPISpecValidatorSettings().resolved_cache_maxsize}
 
 
-def _pointer(path: Iterable[Any]) -> str:
-    return pointers.join("", *path)
+def _pointer_of(path: Iterable[Any]) -> str:
+    return _pointer.join("", *path)
 
 
 class _NotAdmitted(Exception):
@@ -157,7 +157,7 @@ def _cause(exc: BaseException, kind: type[BaseException]) -> BaseException | Non
 
 
 def _raise(doc: Document, error: ValidationError) -> None:
-    pointer = _pointer(error.absolute_path) or "/"
+    pointer = _pointer_of(error.absolute_path) or "/"
     line = line_of(doc.raw(), pointer)
     where = f"{pointer} (line {line})" if line is not None else pointer
     raise OpenApiError(

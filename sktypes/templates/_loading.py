@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from sktypes import _pointer
 from sktypes._documents import decode_utf8, locate, parse_document, read_file
 from sktypes.errors import TemplateError
 from sktypes.limits import DEFAULT_LIMITS, DocumentLimits
@@ -124,8 +125,7 @@ _UNION_TAGS = frozenset({"function-after[_valid_schema(), nullable[dict[str,any]
 def _line_of(raw: bytes, loc: list[int | str]) -> int | None:
     """The 1-based line of the value at ``loc`` (or of its deepest existing parent)."""
     for end in range(len(loc), -1, -1):
-        pointer = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in loc[:end])
-        found = locate(raw, pointer, PROMPT_CONFIG_LIMITS)
+        found = locate(raw, _pointer.join("", *loc[:end]), PROMPT_CONFIG_LIMITS)
         if found is not None:
             return found.line
     return None
