@@ -25,7 +25,7 @@ the first, as :class:`ErrorDetail` values.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 __all__ = [
@@ -89,8 +89,30 @@ def snippet(value: object, limit: int = _SNIPPET) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+MAX_DETAILS = 100
+"""At most this many problems are kept on an error; the rest are only counted (``.total``)."""
+
+_MESSAGE_LINES = 20
+_LINE_CHARS = 300
+_LLM_CHARS = 2000
+
+
+def _line(text: str, limit: int = _LINE_CHARS) -> str:
+    """One line of an error message, at most ``limit`` characters (cut in the middle)."""
+    text = text.replace("\n", "\\n")
+    if len(text) <= limit:
+        return text
+    half = (limit - 1) // 2
+    return text[:half] + "…" + text[len(text) - (limit - 1 - half) :]
+
+
 class _DetailedError(SktypesError):
-    """An error that carries a list of :class:`ErrorDetail`."""
+    """An error that carries a list of :class:`ErrorDetail`.
+
+    Bounded whatever the input: at most :data:`MAX_DETAILS` details are kept (``.total``
+    counts them all), the message lists the first 20, and every line is cut to 300
+    characters, so a 1 MB answer with 300,000 problems makes a short error.
+    """
 
     def __init__(
         self,
@@ -98,26 +120,42 @@ class _DetailedError(SktypesError):
         *,
         summary: str | None = None,
         file: str | None = None,
+        total: int | None = None,
     ) -> None:
-        self.errors: list[ErrorDetail] = list(errors)
-        lines = [f"{e.path}: {e.message}" for e in self.errors]
-        head = summary or f"{len(self.errors)} problem(s)"
+        kept = list(errors)
+        self.total: int = max(total or 0, len(kept))
+        self.errors: list[ErrorDetail] = kept[:MAX_DETAILS]
+        lines = [_line(f"{e.path}: {e.message}") for e in self.errors[:_MESSAGE_LINES]]
+        if self.total > len(lines):
+            lines.append(f"… and {self.total - len(lines)} more")
+        head = summary or f"{self.total} problem(s)"
         super().__init__(head + ("\n  " + "\n  ".join(lines) if lines else ""), file=file)
 
-    def for_llm(self, limit: int = 10, *, header: str | None = None) -> str:
+    def for_llm(
+        self, limit: int = 10, *, header: str | None = None, max_chars: int = _LLM_CHARS
+    ) -> str:
         """Return a compact text a model can correct its output from: one line per problem.
 
         Args:
             limit: how many problems to list (the rest are counted).
             header: the first line; defaults to asking the model to fix its output.
+            max_chars: the text's size bound (a model's context is finite): lines are cut to
+                300 characters and problems that do not fit are counted, not listed.
         """
-        shown: Sequence[ErrorDetail] = self.errors[:limit]
-        lines = [header or "Your output could not be used. Fix these problems and answer again:"]
-        for e in shown:
+        first = header or "Your output could not be used. Fix these problems and answer again:"
+        lines = [_line(first, max(max_chars // 2, 1))]
+        size = len(lines[0])
+        shown = 0
+        for e in self.errors[:limit]:
             got = f" (got {e.input})" if e.input else ""
-            lines.append(f"- at {e.path}: {e.message}{got}")
-        if len(self.errors) > limit:
-            lines.append(f"- … and {len(self.errors) - limit} more")
+            line = _line(f"- at {e.path}: {e.message}{got}")
+            if size + 1 + len(line) > max_chars - 40:  # leave room for the count line
+                break
+            lines.append(line)
+            size += 1 + len(line)
+            shown += 1
+        if self.total > shown:
+            lines.append(f"- … and {self.total - shown} more")
         return "\n".join(lines)
 
 

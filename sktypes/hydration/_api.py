@@ -32,6 +32,7 @@ from sktypes.hydration._extract import (
     starts,
     tail,
 )
+from sktypes.hydration._finite import FiniteOnly
 from sktypes.hydration._quick import quick_rewrite
 from sktypes.hydration._scan import ScanResult, scan
 from sktypes.hydration._targets import JsonSyntax, Target, loads, target_for
@@ -79,6 +80,7 @@ def hydrate(
     repair: bool = ...,
     strict: bool = ...,
     limits: HydrationLimits | None = ...,
+    allow_inf_nan: bool = ...,
 ) -> T: ...
 @overload
 def hydrate(
@@ -89,6 +91,7 @@ def hydrate(
     repair: bool = ...,
     strict: bool = ...,
     limits: HydrationLimits | None = ...,
+    allow_inf_nan: bool = ...,
 ) -> dict[str, Any]: ...
 @overload
 def hydrate(
@@ -99,6 +102,7 @@ def hydrate(
     repair: bool = ...,
     strict: bool = ...,
     limits: HydrationLimits | None = ...,
+    allow_inf_nan: bool = ...,
 ) -> Any: ...
 def hydrate(
     target: Any,
@@ -108,6 +112,7 @@ def hydrate(
     repair: bool = True,
     strict: bool = False,
     limits: HydrationLimits | None = None,
+    allow_inf_nan: bool = False,
 ) -> Any:
     """Turn what a model sent back into a native value of ``target``.
 
@@ -122,6 +127,8 @@ def hydrate(
         repair: find the JSON inside prose or code fences and fix what models get wrong.
         strict: no repair and no coercions (pydantic's strict mode).
         limits: size and depth bounds (:data:`DEFAULT_LIMITS`).
+        allow_inf_nan: accept ``NaN``, ``Infinity`` and ``-Infinity`` (not JSON numbers)
+            for float fields; by default they are refused wherever they appear.
 
     Raises:
         HydrationError: listing every problem (JSON path, message, offending input);
@@ -147,11 +154,13 @@ def hydrate(
             [ErrorDetail("$", f"cannot hydrate into {_name(target)}: {type(exc).__name__}")],
             summary=f"cannot hydrate into {_name(target)}",
         ) from None
+    if not allow_inf_nan:
+        tgt = FiniteOnly(tgt)
     try:
         return _run(tgt, data, partial, repair and not strict, strict, lim)
     except _Failed as exc:
         summary = f"cannot hydrate {tgt.name}" + (f" ({exc.note})" if exc.note else "")
-        raise HydrationError(exc.details, summary=summary) from None
+        raise HydrationError(exc.details, summary=summary, total=exc.total) from None
     except HydrationError:
         raise
     except (Exception, RecursionError) as exc:  # a bug or a hostile validator: still ours
@@ -165,10 +174,11 @@ def _name(target: Any) -> str:
 
 
 class _Failed(Exception):
-    def __init__(self, details: list[ErrorDetail], note: str = "") -> None:
+    def __init__(self, details: list[ErrorDetail], note: str = "", total: int = 0) -> None:
         super().__init__(details[0].message if details else note)
         self.details = details
         self.note = note
+        self.total = max(total, len(details))
 
 
 def _run(
@@ -198,7 +208,7 @@ def _from_value(
     try:
         return tgt.from_value(data, strict)
     except Invalid as exc:
-        first = exc.details
+        first = exc
     if repair and isinstance(data, str) and not tgt.accepts_text:
         return _text_value(tgt, data, partial, strict, lim, first)
     if partial:
@@ -206,7 +216,7 @@ def _from_value(
             return tgt.partial().from_value(data, strict)
         except Invalid:
             pass
-    raise _Failed(first)
+    raise _Failed(first.details, total=first.total)
 
 
 def _text_value(
@@ -215,13 +225,13 @@ def _text_value(
     partial: bool,
     strict: bool,
     lim: HydrationLimits,
-    first: list[ErrorDetail],
+    first: Invalid,
 ) -> Any:
     """An already-parsed string that should have been an object: parse it as text."""
     try:
         return _run(tgt, data, partial, True, strict, lim)
     except _Failed:
-        raise _Failed(first) from None
+        raise _Failed(first.details, total=first.total) from None
 
 
 def _checked(
@@ -239,7 +249,7 @@ def _checked(
     try:
         return tgt.from_json(raw, strict)
     except Invalid as exc:
-        details = exc.details
+        misfit = exc
     if unwrap and not tgt.accepts_text:
         inner = loads(raw)
         if isinstance(inner, str) and inner.strip()[:1] in ("{", "["):  # double encoded
@@ -252,7 +262,7 @@ def _checked(
             return tgt.partial().from_json(raw, strict)
         except Invalid:
             pass
-    raise _Failed(details, note)
+    raise _Failed(misfit.details, note, misfit.total)
 
 
 def _repair(
@@ -330,4 +340,4 @@ def _clean_prefix(tgt: Target, region: str, strict: bool) -> Any:
     except JsonSyntax:
         return _NOTHING
     except Invalid as exc:
-        raise _Failed(exc.details) from None
+        raise _Failed(exc.details, total=exc.total) from None

@@ -13,9 +13,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from sktypes.errors import ErrorDetail, snippet
+from sktypes.errors import MAX_DETAILS, ErrorDetail, snippet
 
 __all__ = [
+    "Details",
     "Invalid",
     "data_path",
     "details_from_pydantic",
@@ -27,12 +28,22 @@ __all__ = [
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-class Invalid(Exception):
-    """Internal: the value does not fit the target (already rendered as details)."""
+class Details(list[ErrorDetail]):
+    """The first problems found, and how many there were in all (``total``)."""
 
-    def __init__(self, details: Sequence[ErrorDetail]) -> None:
+    total: int = 0
+
+
+class Invalid(Exception):
+    """Internal: the value does not fit the target (already rendered as details).
+
+    ``total`` counts every problem when ``details`` holds only the first ones.
+    """
+
+    def __init__(self, details: Sequence[ErrorDetail], total: int | None = None) -> None:
         super().__init__(details[0].message if details else "invalid")
         self.details = list(details)
+        self.total = max(total or getattr(details, "total", 0), len(self.details))
 
 
 def join_path(base: str, part: str | int) -> str:
@@ -77,11 +88,16 @@ def data_path(loc: Sequence[str | int], data: Any) -> list[str | int]:
 
 
 def details_from_pydantic(
-    exc: ValidationError, data: Any = None, base: str = "$"
-) -> list[ErrorDetail]:
-    """Turn a pydantic error into details; ``data`` (the parsed JSON) cleans the paths."""
-    details: list[ErrorDetail] = []
-    for err in exc.errors(include_url=False, include_context=False):
+    exc: ValidationError, data: Any = None, base: str = "$", limit: int = MAX_DETAILS
+) -> Details:
+    """Turn a pydantic error into details; ``data`` (the parsed JSON) cleans the paths.
+
+    Only the first ``limit`` problems become details (``.total`` counts them all): a 1 MB
+    answer can hold 300,000 problems, and nobody reads past the first few.
+    """
+    details = Details()
+    details.total = exc.error_count()
+    for err in exc.errors(include_url=False, include_context=False)[:limit]:
         loc = list(err.get("loc", ()))
         parts = data_path(loc, data) if data is not None else loc
         kind = err.get("type", "")

@@ -35,23 +35,82 @@ OPEN = re.compile(r"[{\[]")
 _JSON_LABELS = ("json", "json5", "jsonc", "")
 
 
+_FENCE = "```"
+# what moves the JSON state between fences: a string, an escape inside one, a bracket
+_JSON_TOKEN = re.compile(r'\\.|["{}\[\]]', re.S)
+
+
+class _JsonState:
+    """Whether a position of a model's answer lies inside a JSON string.
+
+    Prose outside brackets is not JSON: its quotes are text. Inside a ``{``/``[`` value a
+    ``"`` opens a string that runs to the next unescaped ``"``. The state advances
+    monotonically through the text (one regex match per token), so finding every fence
+    costs one linear pass.
+    """
+
+    __slots__ = ("depth", "in_string", "pos", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+        self.depth = 0
+        self.in_string = False
+
+    def inside_string(self, at: int) -> bool:
+        """Advance to ``at``; whether ``at`` is inside a JSON string."""
+        for m in _JSON_TOKEN.finditer(self.text, self.pos, at):
+            tok = m.group()
+            if self.in_string:
+                if tok == '"':
+                    self.in_string = False
+            elif tok == '"':
+                self.in_string = self.depth > 0
+            elif tok in "{[":
+                self.depth += 1
+            elif tok in "}]" and self.depth:
+                self.depth -= 1
+        self.pos = max(self.pos, at)
+        return self.in_string
+
+    def reset(self, at: int) -> None:
+        """A fence boundary: what follows starts outside any JSON value."""
+        self.pos = at
+        self.depth = 0
+        self.in_string = False
+
+
 def _fences(text: str, limit: int = 8) -> list[tuple[str, str]]:
-    """The first ``limit`` code fences as (label, body); an unclosed one runs to the end."""
+    """The first ``limit`` code fences as (label, body); an unclosed one runs to the end.
+
+    A ````` that lies inside a JSON string is text, not a fence (a model may put a fenced
+    snippet in a string field): only backticks outside JSON strings open or close one.
+    """
     fences: list[tuple[str, str]] = []
+    if _FENCE not in text:
+        return fences
+    state = _JsonState(text)
     pos = 0
     while len(fences) < limit:
-        start = text.find("```", pos)
+        start = text.find(_FENCE, pos)
         if start < 0:
             break
+        if state.inside_string(start):
+            pos = start + 3
+            continue
         eol = text.find("\n", start + 3)
         if eol < 0:
             break
         label = text[start + 3 : eol].strip().lower()
-        end = text.find("```", eol + 1)
+        state.reset(eol + 1)
+        end = text.find(_FENCE, eol + 1)
+        while end >= 0 and state.inside_string(end):
+            end = text.find(_FENCE, end + 3)
         fences.append((label, text[eol + 1 : end if end >= 0 else len(text)]))
         if end < 0:
             break
         pos = end + 3
+        state.reset(pos)
     return fences
 
 

@@ -27,6 +27,7 @@ def hydrate_stream(
     repair: bool = ...,
     strict: bool = ...,
     limits: HydrationLimits | None = ...,
+    allow_inf_nan: bool = ...,
 ) -> Iterator[T]: ...
 @overload
 def hydrate_stream(
@@ -36,6 +37,7 @@ def hydrate_stream(
     repair: bool = ...,
     strict: bool = ...,
     limits: HydrationLimits | None = ...,
+    allow_inf_nan: bool = ...,
 ) -> Iterator[Any]: ...
 def hydrate_stream(
     target: Any,
@@ -44,6 +46,7 @@ def hydrate_stream(
     repair: bool = True,
     strict: bool = False,
     limits: HydrationLimits | None = None,
+    allow_inf_nan: bool = False,
 ) -> Iterator[Any]:
     """Yield the best value so far as chunks of a streamed answer arrive.
 
@@ -53,7 +56,7 @@ def hydrate_stream(
     :class:`HydrationError`. Work is linear in the total size: small answers are
     parsed at every chunk, large ones each time they have grown by a quarter.
     """
-    state = _StreamState(target, repair, strict, limits)
+    state = _StreamState(target, repair, strict, limits, allow_inf_nan)
     for chunk in chunks:
         value = state.feed(chunk)
         if value is not _NOTHING:
@@ -70,9 +73,10 @@ async def ahydrate_stream(
     repair: bool = True,
     strict: bool = False,
     limits: HydrationLimits | None = None,
+    allow_inf_nan: bool = False,
 ) -> AsyncIterator[Any]:
     """:func:`hydrate_stream` for an async stream of chunks."""
-    state = _StreamState(target, repair, strict, limits)
+    state = _StreamState(target, repair, strict, limits, allow_inf_nan)
     async for chunk in chunks:
         value = state.feed(chunk)
         if value is not _NOTHING:
@@ -86,10 +90,20 @@ class _StreamState:
     """The text received so far and when it was last parsed."""
 
     def __init__(
-        self, target: Any, repair: bool, strict: bool, limits: HydrationLimits | None
+        self,
+        target: Any,
+        repair: bool,
+        strict: bool,
+        limits: HydrationLimits | None,
+        allow_inf_nan: bool,
     ) -> None:
         self.target = target
-        self.options: dict[str, Any] = {"repair": repair, "strict": strict, "limits": limits}
+        self.options: dict[str, Any] = {
+            "repair": repair,
+            "strict": strict,
+            "limits": limits,
+            "allow_inf_nan": allow_inf_nan,
+        }
         self.parts: list[str] = []
         self.size = 0
         self.parsed_at = 0

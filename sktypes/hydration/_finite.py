@@ -1,0 +1,153 @@
+"""NaN and ±Infinity: not JSON numbers, so refused unless the caller opts in.
+
+pydantic's JSON parser reads ``NaN``, ``Infinity`` and ``-Infinity`` (a JavaScript habit),
+its lax mode turns the strings ``"nan"``/``"inf"`` into floats, and a number past the float
+range (``1e400``) becomes an infinity; a model that writes them has not written a JSON
+number. :class:`FiniteOnly` wraps a target and refuses them with the JSON path: ``NaN``
+tokens in text and non-finite floats in parsed values before the target sees them, and
+non-finite floats in the result when the text could have produced one (it holds ``nan``,
+``inf`` or a huge exponent or digit run — a regex test, so clean answers cost nothing more).
+``hydrate(..., allow_inf_nan=True)`` skips the wrapper: float fields then accept them
+(fields of other types refuse them as they refuse any misfit).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from typing import Any
+
+from pydantic import BaseModel
+
+from sktypes.errors import ErrorDetail, snippet
+from sktypes.hydration._errors import Invalid, join_path, line_col
+from sktypes.hydration._scan import scan
+from sktypes.hydration._targets import Target
+
+__all__ = ["FiniteOnly"]
+
+_HINTS = ("NaN", "Infinity")
+# text that pydantic may turn into a non-finite float: nan/inf words, exponents >= 100,
+# runs of 300+ digits
+_MAY_OVERFLOW = re.compile(r"(?i:nan|inf)|[eE]\+?0*[1-9]\d{2}|\d{300}")
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*+"|(?<![\w$.])(-?Infinity|NaN)(?![\w$])', re.S)
+_MESSAGE = (
+    "{token} is not a JSON number (NaN and Infinity are refused; "
+    "hydrate(..., allow_inf_nan=True) accepts them for float fields)"
+)
+
+
+def _first_token(text: str) -> re.Match[str] | None:
+    """The first ``NaN``/``Infinity`` outside a double-quoted string, if any."""
+    if not any(h in text for h in _HINTS):
+        return None
+    for m in _TOKEN.finditer(text):
+        if m.group(1) is not None:
+            return m
+    return None
+
+
+def check_text(raw: str | bytes) -> None:
+    """Raise :class:`Invalid` if JSON text uses ``NaN`` or ``Infinity`` as a number."""
+    if isinstance(raw, bytes):
+        if b"NaN" not in raw and b"Infinity" not in raw:
+            return
+        raw = raw.decode("utf-8", errors="replace")
+    found = _first_token(raw)
+    if found is None:
+        return
+    start = raw.find("{")
+    bracket = min((i for i in (start, raw.find("[")) if i >= 0), default=0)
+    path = scan(raw, bracket, partial=True, max_depth=10_000).error_path or "$"
+    where = line_col(raw, found.start(1))
+    message = _MESSAGE.format(token=found.group(1)) + f" at {where}"
+    raise Invalid([ErrorDetail(path, message, snippet(found.group(1)))])
+
+
+def check_value(value: Any) -> None:
+    """Raise :class:`Invalid` if an already-parsed value holds a NaN or infinite float."""
+    stack: list[tuple[Any, str]] = [(value, "$")]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, float):
+            if not math.isfinite(node):
+                token = "NaN" if math.isnan(node) else ("-Infinity" if node < 0 else "Infinity")
+                raise Invalid([ErrorDetail(path, _MESSAGE.format(token=token), repr(node))])
+        elif isinstance(node, dict):
+            stack.extend((v, join_path(path, k)) for k, v in node.items() if isinstance(k, str))
+        elif isinstance(node, (list, tuple)):
+            stack.extend((v, join_path(path, i)) for i, v in enumerate(node))
+
+
+def check_result(value: Any) -> None:
+    """Raise :class:`Invalid` if a hydrated value holds a NaN or infinite float.
+
+    Walks dicts, lists, tuples, sets, pydantic models and dataclasses (the shapes
+    hydration builds); anything else is a leaf.
+    """
+    stack: list[tuple[Any, str]] = [(value, "$")]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, float):
+            if not math.isfinite(node):
+                token = "NaN" if math.isnan(node) else ("-Infinity" if node < 0 else "Infinity")
+                raise Invalid([ErrorDetail(path, _MESSAGE.format(token=token), repr(node))])
+        elif isinstance(node, dict):
+            stack.extend((v, join_path(path, str(k))) for k, v in node.items())
+        elif isinstance(node, (list, tuple, set, frozenset)):
+            stack.extend((v, join_path(path, i)) for i, v in enumerate(node))
+        elif isinstance(node, BaseModel):
+            stack.extend((v, join_path(path, k)) for k, v in vars(node).items())
+            extra = node.__pydantic_extra__ or {}
+            stack.extend((v, join_path(path, k)) for k, v in extra.items())
+        elif dataclasses.is_dataclass(node) and not isinstance(node, type):
+            stack.extend(
+                (getattr(node, f.name, None), join_path(path, f.name))
+                for f in dataclasses.fields(node)
+            )
+
+
+def _may_overflow(raw: str | bytes) -> bool:
+    text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
+    return _MAY_OVERFLOW.search(text) is not None
+
+
+class FiniteOnly(Target):
+    """A target that refuses NaN and ±Infinity before ``inner`` sees the input."""
+
+    def __init__(self, inner: Target) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.accepts_text = inner.accepts_text
+        self._partial: FiniteOnly | None = None
+
+    def from_json(self, raw: str | bytes, strict: bool) -> Any:
+        """Check, then validate JSON text with the wrapped target."""
+        check_text(raw)
+        result = self.inner.from_json(raw, strict)
+        if _may_overflow(raw):
+            check_result(result)
+        return result
+
+    def from_value(self, value: Any, strict: bool) -> Any:
+        """Check, then validate an already-parsed value with the wrapped target."""
+        check_value(value)
+        result = self.inner.from_value(value, strict)
+        check_result(result)
+        return result
+
+    def from_partial_json(self, body: str, strict: bool) -> Any:
+        """Check, then validate a prefix with the wrapped target."""
+        check_text(body)
+        result = self.inner.from_partial_json(body, strict)
+        if _may_overflow(body):
+            check_result(result)
+        return result
+
+    def partial(self) -> Target:
+        """The wrapped target's partial twin, wrapped."""
+        if self._partial is None:
+            inner = self.inner.partial()
+            self._partial = self if inner is self.inner else FiniteOnly(inner)
+        return self._partial
