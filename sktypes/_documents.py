@@ -47,8 +47,10 @@ from sktypes.limits import DEFAULT_LIMITS, DocumentLimits
 
 __all__ = [
     "Location",
+    "big_integer_at",
     "check_tree",
     "decode_utf8",
+    "json_too_deep",
     "line_of",
     "locate",
     "parse_document",
@@ -151,6 +153,32 @@ def _json_too_deep(raw: bytes, max_depth: int) -> bool:
             return False
         brackets = shorter
     return b"[]" in brackets
+
+
+_LONG_DIGITS = re.compile(rb"\d{20}")
+_STRING_OR_INTEGER = re.compile(rb'"[^"\\]*+(?:\\.[^"\\]*+)*+"|(?<![\w.])-?\d{20,}(?![\w.])', re.S)
+
+
+def big_integer_at(raw: bytes) -> int | None:
+    """The offset of the first JSON integer outside the 64-bit range in ``raw``, if any.
+
+    orjson (sktypes' JSON engine for histories and views) reads such an integer as an
+    inexact float without a word; callers that must stay exact refuse it instead.
+    """
+    if _LONG_DIGITS.search(raw) is None:
+        return None
+    for m in _STRING_OR_INTEGER.finditer(raw):
+        token = m.group()
+        if token[:1] == b'"':
+            continue
+        if len(token) > 22 or not _INT_MIN <= int(token) <= _INT_MAX:
+            return m.start()
+    return None
+
+
+def json_too_deep(raw: bytes, max_depth: int) -> bool:
+    """Whether JSON text nests deeper than ``max_depth`` (see :func:`parse_document`)."""
+    return _json_too_deep(raw, max_depth)
 
 
 class _BadNumber(Exception):
@@ -286,60 +314,68 @@ _SURROGATE_MESSAGE = "a lone surrogate escape (such as \\ud800) is not Unicode t
 
 def check_tree(
     data: Any,
-    display: str,
+    display: str | None,
     error: type[SktypesError],
     limits: DocumentLimits = DEFAULT_LIMITS,
+    *,
+    json_path: bool = False,
 ) -> None:
     """Apply the document rules to a tree built in memory (no recursion).
 
     JSON values only (``str`` keys; ``None``, bools, 64-bit ints, finite floats, strings
     without lone surrogates, lists, tuples, dicts), nested at most ``limits.max_depth`` deep
-    (a container that holds itself is too deep); the error names the JSON pointer.
+    (a container that holds itself is too deep). The error names the place as a JSON
+    pointer, or a JSON path (``$.a[0]``) with ``json_path``; places are only spelled out
+    for the error, so a clean tree costs one type test per value.
     """
-    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    # entries: (value, depth, parent link); a link is (parent link, key) or None
+    stack: list[tuple[Any, int, Any]] = [(data, 0, None)]
     max_depth = limits.max_depth
+
+    def fail(message: str, link: Any) -> SktypesError:
+        keys: list[str | int] = []
+        while link is not None:
+            link, key = link
+            keys.append(key)
+        keys.reverse()
+        if json_path:
+            where = "$" + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keys)
+        else:
+            where = "".join("/" + escape(k) for k in keys) or "/"
+        return error(message, file=display, where=where)
+
     while stack:
-        node, pointer, depth = stack.pop()
+        node, depth, link = stack.pop()
         kind = type(node)
         if kind is str:
             if _SURROGATE.search(node) is not None:
-                raise error(_SURROGATE_MESSAGE, file=display, where=pointer or "/")
+                raise fail(_SURROGATE_MESSAGE, link)
         elif node is None or kind is bool:
             continue
-        elif isinstance(node, int):
-            if not _INT_MIN <= node <= _INT_MAX:
-                raise error(
-                    "an integer beyond 64 bits has no exact JSON form here (use a float)",
-                    file=display,
-                    where=pointer or "/",
-                )
-        elif isinstance(node, float):
-            if not math.isfinite(node):
-                raise error(_number_message(repr(node)), file=display, where=pointer or "/")
-        elif isinstance(node, (dict, list, tuple)):
+        elif kind is dict or kind is list or kind is tuple or isinstance(node, (dict, list)):
             if depth >= max_depth:
-                raise error(
-                    f"nested deeper than {max_depth} levels", file=display, where=pointer or "/"
-                )
+                raise fail(f"nested deeper than {max_depth} levels", link)
             if isinstance(node, dict):
                 for key, value in node.items():
                     if type(key) is not str:
-                        raise error(
-                            f"an object key must be a string, not {type(key).__name__}",
-                            file=display,
-                            where=pointer or "/",
-                        )
+                        what = f"an object key must be a string, not {type(key).__name__}"
+                        raise fail(what, link)
                     if _SURROGATE.search(key) is not None:
-                        raise error(_SURROGATE_MESSAGE, file=display, where=pointer or "/")
-                    stack.append((value, f"{pointer}/{escape(key)}", depth + 1))
+                        raise fail(_SURROGATE_MESSAGE, link)
+                    stack.append((value, depth + 1, (link, key)))
             else:
-                stack.extend((v, f"{pointer}/{i}", depth + 1) for i, v in enumerate(node))
+                stack.extend((v, depth + 1, (link, i)) for i, v in enumerate(node))
+        elif isinstance(node, int):
+            if not _INT_MIN <= node <= _INT_MAX:
+                what = "an integer beyond 64 bits has no exact JSON form here (use a float)"
+                raise fail(what, link)
+        elif isinstance(node, float):
+            if not math.isfinite(node):
+                raise fail(_number_message(repr(node)), link)
         elif isinstance(node, str):
-            stack.append((str(node), pointer, depth))
+            stack.append((str(node), depth, link))
         else:
-            raise error(
-                f"{type(node).__name__} is not a JSON value", file=display, where=pointer or "/"
-            )
+            raise fail(f"{type(node).__name__} is not a JSON value", link)
 
 
 # -- positions ----------------------------------------------------------------------------

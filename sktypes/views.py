@@ -20,7 +20,7 @@ from typing import Any
 from pydantic_core import to_jsonable_python
 
 from sktypes._identity import IdentityCache
-from sktypes.errors import SktypesError
+from sktypes.errors import SktypesError, snippet
 from sktypes.jsondoc import JsonDocument, thaw
 from sktypes.schema._nodes import (
     AnyNode,
@@ -236,6 +236,7 @@ class ParameterView:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ParameterView:
         """Rebuild a view from :meth:`to_dict` output."""
+        _fields(data, "parameter view", name=str, description=str)
         try:
             return cls(
                 name=data["name"],
@@ -245,8 +246,8 @@ class ParameterView:
                 is_required=bool(data.get("is_required", True)),
                 schema=_doc(data.get("schema")),
             )
-        except (KeyError, ValueError, TypeError) as exc:
-            raise SktypesError(f"not a parameter view: {exc}") from None
+        except (KeyError, ValueError, TypeError, AttributeError) as exc:
+            raise SktypesError(f"not a parameter view: {snippet(str(exc))}") from None
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -299,6 +300,7 @@ class ReturnParameterView:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ReturnParameterView:
         """Rebuild a view from :meth:`to_dict` output."""
+        _fields(data, "return parameter view", description=str)
         try:
             return cls(
                 description=data.get("description"),
@@ -306,8 +308,8 @@ class ReturnParameterView:
                 schema=_doc(data.get("schema")),
                 is_streaming=bool(data.get("is_streaming", False)),
             )
-        except (ValueError, TypeError) as exc:
-            raise SktypesError(f"not a return parameter view: {exc}") from None
+        except (ValueError, TypeError, AttributeError) as exc:
+            raise SktypesError(f"not a return parameter view: {snippet(str(exc))}") from None
 
 
 @dataclass(frozen=True, slots=True, weakref_slot=True)
@@ -404,6 +406,15 @@ class FunctionView:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> FunctionView:
         """Rebuild a view from :meth:`to_dict` output."""
+        _fields(
+            data,
+            "function view",
+            name=str,
+            plugin_name=str,
+            description=str,
+            parameters=(list, tuple),
+            return_parameter=Mapping,
+        )
         try:
             return cls(
                 name=data["name"],
@@ -413,8 +424,21 @@ class FunctionView:
                 return_parameter=ReturnParameterView.from_dict(data.get("return_parameter") or {}),
                 accepts_extra=bool(data.get("accepts_extra", False)),
             )
-        except (KeyError, TypeError) as exc:
-            raise SktypesError(f"not a function view: {exc}") from None
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise SktypesError(f"not a function view: {snippet(str(exc))}") from None
+
+
+def _fields(data: Any, what: str, **kinds: type | tuple[type, ...]) -> None:
+    """Refuse ``data`` unless it is a mapping whose listed fields (when set) have their kind."""
+    if not isinstance(data, Mapping):
+        raise SktypesError(f"not a {what}: an object is needed, not {type(data).__name__}")
+    for key, kind in kinds.items():
+        value = data.get(key)
+        if value is not None and not isinstance(value, kind):
+            wanted = kind[0] if isinstance(kind, tuple) else kind
+            raise SktypesError(
+                f"not a {what}: {key!r} must be {wanted.__name__}, not {type(value).__name__}"
+            )
 
 
 _COMBINED: IdentityCache[tuple[ParameterView, ...], dict[bool, JsonDocument]] = IdentityCache()

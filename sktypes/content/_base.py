@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from sktypes.content._codec import to_plain_json
-from sktypes.errors import ContentError
+from sktypes.errors import ContentError, snippet
 
 __all__ = [
     "AuthorRole",
@@ -135,9 +135,10 @@ def item_from_dict(data: Any) -> KernelContent:
     """Restore an item from its JSON form (errors carry a relative ``where``)."""
     if type(data) is not dict:
         raise ContentError("a content item must be a JSON object")
-    cls = _REGISTRY.get(data.get("type"))  # type: ignore[arg-type]
+    name = data.get("type")
+    cls = _REGISTRY.get(name) if type(name) is str else None
     if cls is None:
-        raise ContentError(f"unknown content type {data.get('type')!r}", where="type")
+        raise ContentError(f"unknown content type {snippet(repr(name))}", where="type")
     item = cls._from_fields(data)
     metadata = data.get("metadata")
     if metadata is not None:

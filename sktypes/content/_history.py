@@ -14,6 +14,7 @@ from typing import Any, Protocol, overload
 
 import orjson
 
+from sktypes._documents import big_integer_at, check_tree, json_too_deep
 from sktypes.content._base import (
     AuthorRole,
     KernelContent,
@@ -26,7 +27,8 @@ from sktypes.content._codec import dumps, from_json_value, to_plain_json
 from sktypes.content._functions import FunctionResultContent
 from sktypes.content._message import ChatMessageContent
 from sktypes.content._result import FunctionResult
-from sktypes.errors import ContentError, SktypesError
+from sktypes.errors import ContentError, SktypesError, snippet
+from sktypes.limits import DEFAULT_LIMITS
 from sktypes.views import FunctionView
 
 __all__ = ["ChatHistory", "FunctionSource"]
@@ -182,11 +184,22 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
     def from_dict(
         cls, data: Any, kernel: FunctionSource | None = None, *, file: str | None = None
     ) -> ChatHistory:
-        """Restore a history from :meth:`to_dict` output (see :meth:`from_json`)."""
+        """Restore a history from :meth:`to_dict` output (see :meth:`from_json`).
+
+        The data must be JSON values within :data:`sktypes.limits.DEFAULT_LIMITS` (no
+        integer beyond 64 bits, which :meth:`to_json` could not write back).
+        """
+        check_tree(data, file, ContentError, json_path=True)
+        return cls._restore(data, kernel, file)
+
+    @classmethod
+    def _restore(cls, data: Any, kernel: FunctionSource | None, file: str | None) -> ChatHistory:
         if type(data) is not dict or type(data.get("messages")) is not list:
             raise ContentError("a chat history is an object with a 'messages' array", file=file)
         if data.get("version", _VERSION) != _VERSION:
-            raise ContentError(f"unsupported version {data['version']!r}", file=file, where="$")
+            raise ContentError(
+                f"unsupported version {snippet(data['version'])}", file=file, where="$"
+            )
         messages: list[ChatMessageContent] = []
         try:
             for i, item in enumerate(items_from_dicts(data["messages"], "messages")):
@@ -216,14 +229,36 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
             file: named in error messages.
 
         Raises:
-            ContentError: not JSON, an unknown content type, a malformed item or a result
-                that does not fit its function's return type — naming the JSON path.
+            ContentError: not JSON, nested deeper than the document limit, an integer
+                beyond 64 bits (read back exactly or not at all: :meth:`to_json` refuses
+                them too), an unknown content type, a malformed item or a result that does
+                not fit its function's return type — naming the place.
         """
+        if isinstance(text, str):
+            try:
+                raw = text.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ContentError("not valid JSON: a lone surrogate", file=file) from None
+        else:
+            raw = bytes(text)
+        limit = DEFAULT_LIMITS.max_depth
+        if json_too_deep(raw, limit):
+            raise ContentError(f"nested deeper than {limit} levels", file=file)
+        at = big_integer_at(raw)
+        if at is not None:
+            line = raw.count(b"\n", 0, at) + 1
+            column = at - raw.rfind(b"\n", 0, at)
+            raise ContentError(
+                "an integer beyond 64 bits cannot be read back exactly (to_json refuses it "
+                "too); write it as a string",
+                file=file,
+                where=f"line {line}, column {column}",
+            )
         try:
-            data = orjson.loads(text)
+            data = orjson.loads(raw)
         except orjson.JSONDecodeError as exc:
             raise ContentError(f"not valid JSON: {exc}", file=file) from None
-        return cls.from_dict(data, kernel, file=file)
+        return cls._restore(data, kernel, file)
 
 
 def _rehydrate(message: ChatMessageContent, kernel: FunctionSource, path: str) -> None:

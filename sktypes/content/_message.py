@@ -16,7 +16,7 @@ from sktypes.content._base import (
     str_field,
 )
 from sktypes.content._media import TextContent
-from sktypes.errors import ContentError
+from sktypes.errors import ContentError, snippet
 
 __all__ = ["ChatMessageContent"]
 
@@ -49,8 +49,8 @@ class ChatMessageContent(KernelContent):
     ) -> None:
         try:
             self.role = AuthorRole(role)
-        except ValueError:
-            raise ContentError(f"unknown author role {role!r}") from None
+        except (ValueError, TypeError):
+            raise ContentError(f"unknown author role {snippet(repr(role))}") from None
         if isinstance(items, str):
             self.items = [TextContent(text=items)]
         else:
@@ -94,9 +94,10 @@ class ChatMessageContent(KernelContent):
 
     @classmethod
     def _from_fields(cls, data: dict[str, Any]) -> ChatMessageContent:
-        role = _ROLES.get(data.get("role"))  # type: ignore[arg-type]
+        name = data.get("role")
+        role = _ROLES.get(name) if type(name) is str else None
         if role is None:
-            raise ContentError(f"unknown author role {data.get('role')!r}", where="role")
+            raise ContentError(f"unknown author role {snippet(repr(name))}", where="role")
         message = cls.__new__(cls)
         message.role = role
         raw = data.get("items", _EMPTY)
