@@ -29,6 +29,9 @@ from sktypes_codegen._types import ClassDef, TypeBuilder
 __all__ = ["OperationContext", "PluginContext", "plugin_context"]
 
 _INIT_NAMES = {"self", "base_url", "client", "sync_client", "timeout", "credentials"}
+# names the class body itself evaluates while the class is created: a method of the same
+# name, defined earlier in the body, would shadow them for every later operation
+_CLASS_BODY_NAMES = {"kernel_function"}
 _JSON = re.compile(r"^application/([\w.+-]+\+)?json|/json$|^\*/\*$")
 
 
@@ -110,7 +113,7 @@ def plugin_context(plugin: OpenApiPlugin, description: str = "") -> PluginContex
         init_params=init_params,
         credentials=credentials,
     )
-    methods = Namespace(_INIT_NAMES | {"_send", "_send_sync", "_build"})
+    methods = Namespace(_INIT_NAMES | _CLASS_BODY_NAMES | {"_send", "_send_sync", "_build"})
     for view, op in zip(plugin.views, plugin.operations, strict=True):
         ctx.operations.append(_operation(view, op, builder, methods))
     ctx.classes = builder.ordered_classes()
