@@ -22,16 +22,15 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urldefrag
 
 import orjson
 
 from sktypes.errors import GenerationError, SktypesError
-from sktypes.openapi._source import DEFAULT_MAX_BYTES, read_path
+from sktypes.openapi import spec_files
 
 __all__ = ["LINK_FILE", "GenerationOptions", "Link", "read_link", "spec_inputs", "write_link"]
 
@@ -114,43 +113,17 @@ def file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _refs(node: Any) -> Iterator[str]:
-    stack = [node]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str):
-                yield ref
-            stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
-        elif isinstance(node, list):
-            stack.extend(v for v in node if isinstance(v, (dict, list)))
-
-
-def spec_inputs(spec: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> list[Path]:
+def spec_inputs(spec: Path, *, ref_roots: Iterable[Path] = ()) -> list[Path]:
     """The spec and every local file its ``$ref``s reach, transitively (resolved paths).
 
-    Remote references are not inputs (they are refused unless allowed, and not pinned).
-    A reference to a file that cannot be read is left to the loader to report.
+    The files ``load_openapi`` admits (:func:`sktypes.openapi.spec_files`): remote
+    references are not inputs, and a file outside the spec's directory (and ``ref_roots``),
+    a device or an unreadable file is not read here either.
     """
-    root = spec.resolve()
-    seen = [root]
-    queue = [root]
-    while queue:
-        current = queue.pop()
-        try:
-            data = read_path(current, str(current), max_bytes).data
-        except SktypesError:
-            continue
-        for ref in _refs(data):
-            target, _ = urldefrag(ref)
-            if not target or "://" in target or target.startswith("//"):
-                continue
-            path = (current.parent / unquote(target)).resolve()
-            if path not in seen and path.is_file():
-                seen.append(path)
-                queue.append(path)
-    return [seen[0], *sorted(seen[1:])]
+    try:
+        return spec_files(spec, ref_roots=ref_roots)
+    except SktypesError:
+        return [spec.resolve()]
 
 
 def _relative(path: Path, base: Path) -> str:

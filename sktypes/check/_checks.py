@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-import yaml
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError as JsonSchemaError
 from jsonschema.validators import validator_for
 
 from sktypes import _pointer
+from sktypes._documents import read_document
 from sktypes.check._findings import Finding
 from sktypes.errors import SktypesError
 
@@ -45,9 +45,9 @@ def kind_of(path: Path, data: Any) -> str | None:
 def check_file(path: Path) -> tuple[str | None, list[Finding]]:
     """Check one JSON/YAML file by what it holds; return its kind and the findings."""
     try:
-        data = _load(path)
-    except ValueError as exc:
-        return "file", [Finding(str(path), "1", f"cannot be parsed: {exc}")]
+        _, data = read_document(path, str(path), SktypesError)
+    except SktypesError as exc:
+        return "file", [Finding(str(path), exc.where or "", f"cannot be parsed: {exc.message}")]
     kind = kind_of(path, data)
     if kind == "spec":
         typo = _typo_of_version_key(data)
@@ -96,21 +96,6 @@ def _check_prompt_template(path: Path, data: Any) -> list[Finding]:
     except SktypesError as exc:
         return [Finding(exc.file or str(path), exc.where or "", exc.message)]
     return []
-
-
-def _load(path: Path) -> Any:
-    raw = path.read_bytes()
-    if path.suffix == ".json":
-        try:
-            return orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
-            raise ValueError(str(exc)) from None
-    try:
-        return yaml.safe_load(raw)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f"line {mark.line + 1}: " if mark is not None else ""
-        raise ValueError(f"{line}{getattr(exc, 'problem', exc)}") from None
 
 
 def _check_openapi(path: Path) -> list[Finding]:

@@ -17,9 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import orjson
-import yaml
-
+from sktypes._documents import read_document
 from sktypes.errors import SktypesError
 from sktypes.introspect import _info, function_view, plugin_views
 from sktypes.manual import views_from_manual
@@ -154,15 +152,7 @@ def _module_views(module: types.ModuleType, target: str) -> list[FunctionView]:
 def _document_views(path: Path) -> list[tuple[FunctionView, Candidate]]:
     if not path.is_file():
         raise TargetError("no such file", file=str(path))
-    raw = path.read_bytes()
-    try:
-        data = orjson.loads(raw) if path.suffix == ".json" else yaml.safe_load(raw)
-    except (orjson.JSONDecodeError, yaml.YAMLError) as exc:
-        line = getattr(getattr(exc, "problem_mark", None), "line", None)
-        where = f"line {line + 1}" if isinstance(line, int) else None
-        raise TargetError(
-            f"not valid JSON/YAML: {str(exc).splitlines()[0]}", file=str(path), where=where
-        ) from None
+    _, data = read_document(path, str(path), TargetError)
     if isinstance(data, dict) and ("openapi" in data or "swagger" in data):
         from sktypes.openapi import load_openapi
 

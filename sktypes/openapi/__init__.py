@@ -13,7 +13,7 @@ Modules, by kind: ``_source`` (reading, YAML limits), ``_refs`` (``$ref`` resolu
 
 from __future__ import annotations
 
-from sktypes.openapi._load import Source, load_openapi
+from sktypes.openapi._load import Source, load_openapi, spec_files
 from sktypes.openapi._model import (
     BodyField,
     OpenApiPlugin,
@@ -36,5 +36,6 @@ __all__ = [
     "RequestBody",
     "Source",
     "load_openapi",
+    "spec_files",
     "select_operations",
 ]

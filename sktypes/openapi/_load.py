@@ -21,7 +21,7 @@ from sktypes.openapi._source import Document, check_tree, parse_bytes, read_path
 from sktypes.openapi._validate import validate_spec
 from sktypes.views import FunctionView
 
-__all__ = ["Source", "load_openapi"]
+__all__ = ["Source", "load_openapi", "spec_files"]
 
 Source = str | bytes | os.PathLike[str] | Mapping[str, Any]
 """What :func:`load_openapi` reads: a path, JSON/YAML text or bytes, or a parsed dict."""
@@ -96,6 +96,29 @@ def load_openapi(
         refs.admit_all()  # the validator sees these documents and nothing else
         validate_spec(doc, version, refs)
     return select_operations(plugin, include, exclude)
+
+
+def spec_files(
+    spec: str | os.PathLike[str],
+    *,
+    ref_roots: Iterable[str | os.PathLike[str]] = (),
+    limits: DocumentLimits | None = None,
+) -> list[Path]:
+    """The spec file and every local file its ``$ref``s reach, transitively.
+
+    The files are found exactly as :func:`load_openapi` admits them (inside the spec's
+    directory or ``ref_roots``, regular files, size-limited); what the policy refuses, a
+    remote document or a file that cannot be read is left out (loading reports it).
+    Returns resolved paths, the spec first, then sorted.
+
+    Raises:
+        OpenApiError: the spec itself cannot be read or parsed.
+    """
+    lim = limits or DEFAULT_LIMITS
+    doc = read_path(Path(spec), str(spec), lim)
+    refs = Refs(doc, allow_remote=False, limits=lim, ref_roots=[Path(r) for r in ref_roots])
+    refs.admit_all(lenient=True)
+    return refs.local_files()
 
 
 def _read(source: Source, limits: DocumentLimits) -> Document:

@@ -204,13 +204,14 @@ class Refs:
             node = {**node, **siblings}  # siblings of a $ref (forbidden, but common) win
         return node, place
 
-    def admit_all(self) -> None:
+    def admit_all(self, *, lenient: bool = False) -> None:
         """Admit every document any admitted document refers to, in any place.
 
         Run before validation, so that the validator, which is handed only admitted
         documents, finds every file it needs; a ref the policy refuses is an error naming
         its place even when no operation uses it. A file that does not exist is left to
-        the validator to report (it may be a ``$ref`` inside an example).
+        the validator to report (it may be a ``$ref`` inside an example). ``lenient``
+        skips what is refused or unreadable instead (to list a spec's files).
         """
         todo = [uri for uri, _ in self.documents()]
         seen = set(todo)
@@ -218,7 +219,6 @@ class Refs:
             uri = todo.pop()
             doc = self._docs[uri]
             for ref, pointer in _refs_in(doc.data):
-                place = Place(uri, pointer)
                 target = urldefrag(self.absolute(ref, uri))[0] or uri
                 if target in seen:
                     continue
@@ -227,14 +227,23 @@ class Refs:
                     self._admit(target, uri)
                 except _Missing:
                     continue
-                except _Refused as exc:
+                except (_Refused, OpenApiError) as exc:
+                    if lenient:
+                        continue
+                    if not isinstance(exc, _Refused):
+                        raise
+                    place = Place(uri, pointer).child("$ref")
                     if exc.remote:
-                        raise self.error(
-                            "remote $ref refused (pass allow_remote_refs=True to fetch it)",
-                            place.child("$ref"),
-                        ) from None
-                    raise self.error(str(exc), place.child("$ref")) from None
+                        message = "remote $ref refused (pass allow_remote_refs=True to fetch it)"
+                        raise self.error(message, place) from None
+                    raise self.error(str(exc), place) from None
                 todo.append(target)
+
+    def local_files(self) -> list[Path]:
+        """The local files admitted so far (the root first, then sorted)."""
+        paths = [path_of_uri(uri) for uri in self._docs if _scheme(uri) == "file"]
+        root = paths[:1] if self.root_uri.startswith("file:") else []
+        return root + sorted(p for p in paths if p not in root)
 
     def _short(self, target: str) -> str:
         uri, fragment = urldefrag(target)
