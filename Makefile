@@ -99,6 +99,17 @@ $(addprefix integration-,$(INTEGRATIONS)): integration-%: .venv-%/.installed
 integration-sk: integration-semantic-kernel ## Semantic Kernel's integration tests (own venv)
 integration-af: integration-agent-framework ## Agent Framework's integration tests (own venv)
 
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+
+$(VENV)/.installed-fuzz: pyproject.toml | $(VENV)/.installed-dev
+	$(PY) -m pip install --quiet -e '.[dev,fuzz]'
+	@touch $@
+
+.PHONY: fuzz
+fuzz: $(VENV)/.installed-fuzz ## every fuzz target for FUZZ_SECONDS each, one at a time (not in CI)
+	$(PY) -m tests.fuzz.run --seconds $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 .PHONY: golden
 golden: $(VENV)/.installed-dev ## regenerate golden files (review the diff)
 	SKTYPES_UPDATE_GOLDEN=1 $(BIN)/pytest -q -p no:cacheprovider -m "not slow" tests -k golden

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from sktypes._documents import parse_document
-from sktypes.errors import ManualError, SchemaError
+from sktypes.errors import ManualError, SchemaError, snippet
 from sktypes.jsondoc import thaw
 from sktypes.schema import NeverNode, ObjectNode, RefNode, parse
 from sktypes.schema._dialects import to_dialect
@@ -312,21 +312,38 @@ def views_from_manual(tools: Any, *, names: NameTable | None = None) -> list[Fun
     read: list[tuple[Any, FunctionView]] = []
     for i, entry in enumerate(data):
         where = f"$[{i}]"
-        if not isinstance(entry, Mapping):
-            raise ManualError("a tool must be an object", where=where)
-        if "functionDeclarations" in entry:
-            for j, decl in enumerate(entry["functionDeclarations"]):
-                view = _read_gemini(decl, f"{where}.functionDeclarations[{j}]")
-                read.append((decl.get("name"), view))
-            continue
-        inner = entry.get("function")
-        tool: Mapping[str, Any] = inner if isinstance(inner, Mapping) else entry
-        read.append((tool.get("name"), _read_entry(entry, where)))
+        try:
+            read.extend(_read_tool(entry, where))
+        except (TypeError, ValueError, AttributeError, KeyError) as exc:
+            # a field of the wrong JSON type somewhere inside the entry
+            raise ManualError(
+                f"not a tool in any known format ({snippet(str(exc))})", where=where
+            ) from None
     if names is None:
         return [view for _, view in read]
     return [
         _renamed(view, names.lookup(raw) if isinstance(raw, str) else None) for raw, view in read
     ]
+
+
+def _read_tool(entry: Any, where: str) -> list[tuple[Any, FunctionView]]:
+    """The views one entry of a tool list holds (a Gemini tool holds several)."""
+    if not isinstance(entry, Mapping):
+        raise ManualError("a tool must be an object", where=where)
+    if "functionDeclarations" in entry:
+        declarations = entry["functionDeclarations"]
+        if not isinstance(declarations, list):
+            raise ManualError("must be an array", where=f"{where}.functionDeclarations")
+        views = []
+        for j, decl in enumerate(declarations):
+            at = f"{where}.functionDeclarations[{j}]"
+            if not isinstance(decl, Mapping):
+                raise ManualError("a function declaration must be an object", where=at)
+            views.append((decl.get("name"), _read_gemini(decl, at)))
+        return views
+    inner = entry.get("function")
+    tool: Mapping[str, Any] = inner if isinstance(inner, Mapping) else entry
+    return [(tool.get("name"), _read_entry(entry, where))]
 
 
 def _renamed(view: FunctionView, original: tuple[str, str] | None) -> FunctionView:

@@ -134,14 +134,26 @@ def _compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _text(text: str) -> str:
+    """``text`` if it can be sent (encoded as UTF-8); a lone surrogate is refused."""
+    if _SURROGATE.search(text) is not None:
+        raise RemoteRequestError(
+            f"{text!r} holds a lone surrogate: it is not text and cannot be sent"
+        )
+    return text
+
+
 def _scalar(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
         return ""
     if isinstance(value, (dict, list)):
-        return _compact(value)
-    return str(value)
+        return _text(_compact(value))
+    return _text(str(value))
 
 
 _DELIMITERS = {"form": ",", "simple": ",", "spaceDelimited": " ", "pipeDelimited": "|"}
@@ -222,9 +234,9 @@ def path_value(name: str, raw: Any, style: str, explode: bool) -> str:
     """
     value = to_json(raw)
     if style == "json":
-        return quote(_compact(value), safe="")
+        return quote(_text(_compact(value)), safe="")
     if isinstance(value, dict):
-        pairs = [(_quote_path(str(k)), _quote_path(_scalar(v))) for k, v in value.items()]
+        pairs = [(_quote_path(_text(str(k))), _quote_path(_scalar(v))) for k, v in value.items()]
         items = [f"{k}={v}" for k, v in pairs] if explode else [x for kv in pairs for x in kv]
     elif isinstance(value, list):
         items = [_quote_path(_scalar(v)) for v in value]
@@ -260,12 +272,12 @@ def header_value(raw: Any, explode: bool, style: str = "simple") -> str:
     """Serialize one header parameter (``simple`` style, or ``"json"``)."""
     value = to_json(raw)
     if style == "json":
-        return _compact(value)
+        return _text(_compact(value))
     if isinstance(value, list):
         return ",".join(_scalar(v) for v in value)
     if isinstance(value, dict):
         sep = "=" if explode else ","
-        return ",".join(f"{k}{sep}{_scalar(v)}" for k, v in value.items())
+        return ",".join(f"{_text(str(k))}{sep}{_scalar(v)}" for k, v in value.items())
     return _scalar(value)
 
 

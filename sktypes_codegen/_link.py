@@ -48,10 +48,11 @@ class GenerationOptions:
     line_length: int = 100
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
+    ref_roots: tuple[str, ...] = ()  # relative to the package directory, POSIX separators
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (``layout`` is ``"split"`` or ``"single"``)."""
-        return {
+        out: dict[str, Any] = {
             "layout": "split" if self.split else "single",
             "sync": self.sync,
             "validate": self.validate,
@@ -59,6 +60,13 @@ class GenerationOptions:
             "include": list(self.include),
             "exclude": list(self.exclude),
         }
+        if self.ref_roots:
+            out["ref_roots"] = list(self.ref_roots)
+        return out
+
+    def ref_dirs(self, package: Path) -> list[Path]:
+        """The recorded ``ref_roots``, resolved against the package directory."""
+        return [(package / r).resolve() for r in self.ref_roots]
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str) -> GenerationOptions:
@@ -74,6 +82,7 @@ class GenerationOptions:
                 line_length=int(data.get("line_length", 100)),
                 include=tuple(str(p) for p in data.get("include", ())),
                 exclude=tuple(str(p) for p in data.get("exclude", ())),
+                ref_roots=tuple(str(p) for p in data.get("ref_roots", ())),
             )
         except (TypeError, ValueError) as exc:
             raise GenerationError(f"malformed options: {exc}", file=where) from None
@@ -130,10 +139,15 @@ def _relative(path: Path, base: Path) -> str:
     return Path(os.path.relpath(path, base)).as_posix()
 
 
+def relative_to_package(path: Path, package_dir: Path) -> str:
+    """``path`` relative to the package directory (POSIX), as the link record holds paths."""
+    return _relative(path.resolve(), package_dir.resolve())
+
+
 def link_text(package_dir: Path, spec: Path, name: str, options: GenerationOptions) -> str:
     """The link record of a package about to be written at ``package_dir``."""
     base = package_dir.resolve()
-    inputs = spec_inputs(spec)
+    inputs = spec_inputs(spec, ref_roots=options.ref_dirs(base))
     record = {
         "spec": _relative(inputs[0], base),
         "inputs": {_relative(p, base): file_digest(p) for p in inputs},

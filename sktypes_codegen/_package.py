@@ -23,7 +23,7 @@ import orjson
 from sktypes.errors import GenerationError, SktypesError
 from sktypes.manual import functions_manual
 from sktypes.openapi import OpenApiPlugin, load_openapi
-from sktypes_codegen._link import GenerationOptions, write_link
+from sktypes_codegen._link import GenerationOptions, relative_to_package, write_link
 from sktypes_codegen._modules import models_module, plugin_module
 from sktypes_codegen._naming import identifier
 from sktypes_codegen._plugin import plugin_context
@@ -67,13 +67,15 @@ def render_plugin(
     line_length: int = DEFAULT_LINE_LENGTH,
     include: Iterable[str] = (),
     exclude: Iterable[str] = (),
+    ref_roots: Iterable[str | os.PathLike[str]] = (),
 ) -> tuple[str, dict[str, str]]:
     """Return ``(package name, {file path: content})`` for ``spec`` without writing anything.
 
     With ``validate=False`` a slightly invalid spec is generated from the operations
     ``load_openapi`` can understand (the rest are its warnings). ``split`` chooses the
-    layout, ``line_length`` the width of the code, ``include``/``exclude`` the operations
-    (see :func:`generate_plugin`); file paths use ``/``.
+    layout, ``line_length`` the width of the code, ``include``/``exclude`` the operations,
+    ``ref_roots`` the directories ``$ref``s may read besides the spec's (see
+    :func:`generate_plugin`); file paths use ``/``.
 
     Raises:
         GenerationError: the spec cannot be loaded (the message names file and place), or
@@ -81,7 +83,9 @@ def render_plugin(
     """
     path = Path(spec)
     try:
-        plugin = load_openapi(path, validate=validate, include=include, exclude=exclude)
+        plugin = load_openapi(
+            path, validate=validate, include=include, exclude=exclude, ref_roots=ref_roots
+        )
     except SktypesError as exc:
         raise GenerationError(exc.message, file=exc.file or str(path), where=exc.where) from None
     with using_line_length(line_length):
@@ -143,6 +147,7 @@ def generate_plugin(
     line_length: int = DEFAULT_LINE_LENGTH,
     include: Iterable[str] = (),
     exclude: Iterable[str] = (),
+    ref_roots: Iterable[str | os.PathLike[str]] = (),
 ) -> Path:
     """Generate the plugin package for ``spec`` under ``output_dir``; return its directory.
 
@@ -164,6 +169,8 @@ def generate_plugin(
         include: generate only the operations some pattern matches (``tag:T``, ``id:OP``,
             ``GET /path/*``, bare tag/operationId globs; see ``sktypes.openapi``).
         exclude: leave out the operations some pattern matches.
+        ref_roots: directories the spec's ``$ref``s may read besides the spec's own
+            directory (see ``sktypes.load_openapi``); recorded for ``sktypes check``.
 
     The package records its spec, every file the spec ``$ref``s (with digests) and these
     options in ``sktypes.json`` (see ``sktypes_codegen._link``): ``sktypes check`` pairs
@@ -173,7 +180,7 @@ def generate_plugin(
         GenerationError: the spec cannot be loaded, the package name would shadow the
             standard library or an installed module, or the package cannot be written.
     """
-    include, exclude = tuple(include), tuple(exclude)
+    include, exclude, roots = tuple(include), tuple(exclude), tuple(ref_roots)
     package, files = render_plugin(
         spec,
         name=name,
@@ -183,6 +190,7 @@ def generate_plugin(
         line_length=line_length,
         include=include,
         exclude=exclude,
+        ref_roots=roots,
     )
     return write_package(
         spec,
@@ -194,6 +202,7 @@ def generate_plugin(
         line_length=line_length,
         include=include,
         exclude=exclude,
+        ref_roots=roots,
     )
 
 
@@ -208,6 +217,7 @@ def write_package(
     line_length: int = DEFAULT_LINE_LENGTH,
     include: Iterable[str] = (),
     exclude: Iterable[str] = (),
+    ref_roots: Iterable[str | os.PathLike[str]] = (),
 ) -> Path:
     """Write what :func:`render_plugin` returned as ``output_dir/package``, with its link.
 
@@ -223,7 +233,10 @@ def write_package(
     if clash is not None:
         raise GenerationError(f"package name {package!r} {clash}: choose another name")
     split = "operations/__init__.py" in files
-    options = GenerationOptions(sync, validate, split, line_length, tuple(include), tuple(exclude))
+    roots = tuple(relative_to_package(Path(r), target) for r in ref_roots)
+    options = GenerationOptions(
+        sync, validate, split, line_length, tuple(include), tuple(exclude), roots
+    )
     try:
         out.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{package}.", dir=out))

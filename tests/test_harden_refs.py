@@ -327,3 +327,52 @@ def test_in_memory_specs_read_no_local_file(tmp_path: Path) -> None:
         assert plugin.views == []
         with pytest.raises(OpenApiError):
             load_openapi(_spec(ref))
+
+
+def test_spec_files_are_the_files_the_loader_admits(tmp_path: Path) -> None:
+    from sktypes.openapi import spec_files
+
+    secret = _write(tmp_path / "outside" / "secret.json", {"description": "SECRET"})
+    _write(tmp_path / "spec" / "models" / "pet.json", {"type": "string"})
+    os.mkfifo(tmp_path / "spec" / "pipe.json")
+    spec = _write(
+        tmp_path / "spec" / "api.json",
+        _spec(
+            "models/pet.json",
+            Out={"$ref": str(secret)},
+            Pipe={"$ref": "pipe.json"},
+            Remote={"$ref": "http://127.0.0.1:9/x.json"},
+            Missing={"$ref": "nope.json"},
+        ),
+    )
+    assert spec_files(spec) == [
+        spec.resolve(),
+        (tmp_path / "spec" / "models" / "pet.json").resolve(),
+    ]
+    assert secret.resolve() in spec_files(spec, ref_roots=[tmp_path / "outside"])
+
+
+def test_generate_and_check_with_ref_roots_on_the_command_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    sktypes = str(Path(sys.executable).parent / "sktypes")
+    _write(tmp_path / "common" / "Error.json", {"type": "string", "description": "shared"})
+    spec = _write(tmp_path / "spec" / "api.json", _spec("../common/Error.json"))
+    out = tmp_path / "out"
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sktypes, *args], capture_output=True, text=True, cwd=tmp_path)
+
+    refused = run("generate", str(spec), "-o", str(out), "--name", "api")
+    assert refused.returncode == 2
+    assert "ref_roots" in refused.stderr and "Traceback" not in refused.stderr
+    done = run("generate", str(spec), "-o", str(out), "--name", "api", "--ref-root", "common")
+    assert done.returncode == 0, done.stderr
+    link = json.loads((out / "api" / "sktypes.json").read_text())
+    assert link["options"]["ref_roots"] == ["../../common"]
+    assert "../../common/Error.json" in link["inputs"]
+    assert run("check", str(out / "api")).returncode == 0
+    (tmp_path / "common" / "Error.json").write_text('{"type": "integer"}')
+    changed = run("check", str(out / "api"))
+    assert changed.returncode == 1 and "Error.json" in changed.stdout

@@ -71,7 +71,7 @@ def _wheel(dist: Path) -> Path:
     return wheel
 
 
-_TOOL_EXTRAS = {"dev", "bench", "bench-mcp", "integration-tests"}
+_TOOL_EXTRAS = {"dev", "bench", "bench-mcp", "integration-tests", "fuzz"}
 """Extras of tools (tests, benchmarks): nothing in the library may need them."""
 
 

@@ -100,6 +100,7 @@ def _compare(package: Path, spec: Path, name: str, options: GenerationOptions) -
             line_length=options.line_length,
             include=options.include,
             exclude=options.exclude,
+            ref_roots=options.ref_dirs(package),
         )
     except SktypesError as exc:
         return [Finding(exc.file or display(spec), exc.where or "", exc.message)]

@@ -17,6 +17,7 @@ __all__ = [
     "fail",
     "fail_on",
     "include_option",
+    "ref_root_option",
     "quiet_option",
     "verbose_option",
     "write_atomic",
@@ -38,6 +39,13 @@ include_option = click.option(
 )
 exclude_option = click.option(
     "--exclude", multiple=True, metavar="PATTERN", help="Leave matching operations out."
+)
+ref_root_option = click.option(
+    "--ref-root",
+    "ref_roots",
+    multiple=True,
+    metavar="DIR",
+    help="A directory the spec's $refs may read besides the spec's own (repeatable).",
 )
 
 

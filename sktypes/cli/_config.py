@@ -41,7 +41,9 @@ __all__ = [
 DEFAULT_LINE_LENGTH = 88
 """The width when no ruff or black setting is found (both formatters' default)."""
 
-_TARGET_KEYS = {"spec", "output", "name", "sync", "split", "validate", "include", "exclude"}
+_TARGET_KEYS = {
+    "spec", "output", "name", "sync", "split", "validate", "include", "exclude", "ref_roots",
+}  # fmt: skip
 
 
 class ConfigError(SktypesError):
@@ -60,6 +62,7 @@ class Target:
     validate: bool = True
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
+    ref_roots: tuple[Path, ...] = ()
 
     @property
     def package(self) -> Path | None:
@@ -132,6 +135,7 @@ def read_targets(pyproject: Path) -> list[Target]:
                     validate=_flag(entry, "validate", True),
                     include=_patterns(entry, "include"),
                     exclude=_patterns(entry, "exclude"),
+                    ref_roots=tuple(base / p for p in _patterns(entry, "ref_roots")),
                 )
             )
         except (TypeError, KeyError) as exc:

@@ -18,6 +18,7 @@ from sktypes.cli._common import (
     fail_on,
     include_option,
     quiet_option,
+    ref_root_option,
     verbose_option,
 )
 from sktypes.cli._config import Target, find_pyproject, formatter_line_length, read_targets
@@ -39,6 +40,7 @@ __all__ = ["generate"]
 )
 @include_option
 @exclude_option
+@ref_root_option
 @click.option(
     "--line-length",
     type=click.IntRange(40, 400),
@@ -62,6 +64,7 @@ def generate(
     split: bool | None,
     include: tuple[str, ...],
     exclude: tuple[str, ...],
+    ref_roots: tuple[str, ...],
     line_length: int | None,
     check: bool,
     no_validate: bool,
@@ -80,7 +83,10 @@ def generate(
         if output is None:
             fail("missing option '--output' / '-o'")
         validate = not no_validate
-        targets = [Target(Path(spec), Path(output), name, sync, split, validate, include, exclude)]
+        roots = tuple(Path(r) for r in ref_roots)
+        targets = [
+            Target(Path(spec), Path(output), name, sync, split, validate, include, exclude, roots)
+        ]
     stale = 0
     for target in targets:
         stale += _one(target, line_length, check=check, quiet=quiet, verbose=verbose)
@@ -120,6 +126,7 @@ def _one(target: Target, width: int | None, *, check: bool, quiet: bool, verbose
                 line_length=line_length,
                 include=target.include,
                 exclude=target.exclude,
+                ref_roots=target.ref_roots,
             )
             progress.advance(f"writing {len(files)} files")
             if check:
@@ -134,6 +141,7 @@ def _one(target: Target, width: int | None, *, check: bool, quiet: bool, verbose
                 line_length=line_length,
                 include=target.include,
                 exclude=target.exclude,
+                ref_roots=target.ref_roots,
             )
     except SktypesError as exc:
         fail_on(exc)

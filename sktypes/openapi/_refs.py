@@ -259,7 +259,11 @@ class Refs:
             if _scheme(referrer) in _REMOTE:
                 raise _Refused(f"$ref {uri!r}: a remote document cannot refer to local files")
             path = self._local_path(uri)
-            if not path.exists():
+            try:
+                found = path.exists()
+            except OSError as exc:  # a name too long for the file system
+                raise _Missing(f"$ref {uri!r} cannot be loaded: {exc.strerror}") from None
+            if not found:
                 raise _Missing(f"$ref {uri!r} cannot be loaded: no such file")
             doc = read_path(path, self.display(uri), self._limits, regular_only=True)
         elif scheme in _REMOTE:
@@ -284,7 +288,10 @@ class Refs:
         parts = urlsplit(uri)
         if parts.netloc not in ("", "localhost"):
             raise _Refused(f"$ref {uri!r} names a file on another host; refused")
-        path = Path(unquote(parts.path)).resolve()  # symlinks and .. resolved
+        text = unquote(parts.path)
+        if "\x00" in text:
+            raise _Refused(f"$ref {uri!r} names a path with a NUL byte; refused")
+        path = Path(text).resolve()  # symlinks and .. resolved
         if not any(path.is_relative_to(root) for root in self.roots):
             where = (
                 f"outside the spec's directory {self.roots[0]}"
