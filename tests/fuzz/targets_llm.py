@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import json
 import math
@@ -225,7 +226,8 @@ _HISTORY_SEEDS = (
     b'{"version": 1, "messages": [{"type": ["message"], "role": "user", "items": []}]}',
     b'{"version": 1, "messages": [{"type": "message", "role": {}, "items": []}]}',
     b'{"version": 1, "messages": [{"type": "message", "role": "tool", "items": [{"type":'
-    b' "function_invocation_result", "value": 1, "function": {"name": "f", "return_parameter": 5}}]}]}',
+    b' "function_invocation_result", "value": 1,'
+    b' "function": {"name": "f", "return_parameter": 5}}]}]}',
     b'{"version": 1, "messages": [], "x": ' + b"[" * 500 + b"]" * 500 + b"}",
     b'{"version": 1, "messages": [{"type": "message", "role": "user", "items": [{"type": "text",'
     b' "text": "x", "metadata": {"n": 123456789012345678901234567890}}]}]}',
@@ -310,7 +312,5 @@ def plan(data: bytes) -> None:
         issues = check_plan(the_plan, _VIEWS)
         if any(i.severity == "error" for i in issues):
             return
-        try:
+        with contextlib.suppress(SktypesError):
             asyncio.run(run_plan(the_plan, _KERNEL))
-        except SktypesError:
-            pass
