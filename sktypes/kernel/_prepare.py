@@ -157,11 +157,21 @@ def _checked(view: FunctionView, json_args: dict[str, Any], strict: bool) -> dic
 
 
 def _coerced(view: FunctionView, json_args: dict[str, Any]) -> Any:
-    """The arguments with numeric/boolean strings turned into what the schema wants."""
+    """The arguments with numeric/boolean strings turned into what the schema wants.
+
+    The first candidate the schema accepts; else the first candidate (its remaining errors
+    are the ones to report); ``None`` when no string could be coerced.
+    """
     from sktypes.hydration._coerce import coerce_schema_strings
+    from sktypes.schema import parse
     from sktypes.validate import validator_for
 
-    return coerce_schema_strings(validator_for(view), json_args)
+    candidates = coerce_schema_strings(parse(view.parameters_schema).root, json_args)
+    validator = validator_for(view)
+    for candidate in candidates:
+        if validator.is_valid(candidate):
+            return candidate
+    return candidates[0] if candidates else None
 
 
 def _refused(
