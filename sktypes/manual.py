@@ -418,7 +418,9 @@ def _view(
     plugin, func = _split_name(name, separator)
     parameters, accepts_extra = _parameters(params, where, strict_absent_extra)
     if ret is None:
-        ret = ReturnParameterView(schema=output) if output is not None else ReturnParameterView()
+        ret = ReturnParameterView(schema=_output_schema(output, f"{where}.outputSchema"))
+    elif ret.schema is not None:
+        _output_schema(ret.schema, f"{where}.responses")
     try:
         return FunctionView(
             name=func,
@@ -430,6 +432,20 @@ def _view(
         )
     except Exception as exc:
         raise ManualError(str(exc), where=where) from None
+
+
+def _output_schema(output: Any, where: str) -> Any:
+    """A return schema as read, once the schema model has admitted it."""
+    if output is None:
+        return None
+    try:
+        model = parse(output)
+    except SchemaError as exc:
+        raise ManualError(f"the output is not a JSON Schema: {exc.message}", where=where) from None
+    for problem in model.unsupported:
+        if problem.pointer == "" and problem.keyword == "schema":
+            raise ManualError(f"the output schema {problem.reason}", where=where)
+    return output
 
 
 def _parameters(

@@ -26,6 +26,7 @@ from sktypes.hydration._extract import (
     OPEN,
     TRAILING_NUMBER,
     cut_json,
+    matching_close,
     outer_span,
     regions,
     scan_detail,
@@ -292,7 +293,10 @@ def _repair(
             got = _clean_prefix(tgt, region, strict)
             if got is not _NOTHING:
                 return got
+        broken: list[tuple[int, int]] = []  # closed bracket pairs the scanner refused
         for start in starts(region, lim.max_candidates):
+            if any(lo < start < hi for lo, hi in broken):
+                continue  # a part of a broken value is not the answer
             result = scan(region, start, partial=partial, max_depth=lim.max_depth)
             if result.complete and result.json[:1] not in "{[" and region[result.end :].strip():
                 result = ScanResult(
@@ -310,6 +314,12 @@ def _repair(
                     raise _Failed([ErrorDetail("$", f"repair failed: {exc}")]) from None
             if first_error is None or (result.truncated and not first_error.truncated):
                 first_error = result
+            if result.error and region[start] in "{[":
+                # A value the region opens with runs to its end even when never closed.
+                opens = not region[:start].strip()
+                close = len(region) if opens else matching_close(region, start)
+                if close > 0:
+                    broken.append((start, close))
             if result.truncated or result.elements:
                 break  # later starts lie inside the broken (or cut-off) value
         if first_error is not None and (first_error.truncated or first_error.elements):

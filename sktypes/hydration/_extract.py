@@ -17,6 +17,7 @@ __all__ = [
     "OPEN",
     "TRAILING_NUMBER",
     "cut_json",
+    "matching_close",
     "outer_span",
     "regions",
     "scan_detail",
@@ -112,6 +113,36 @@ def _fences(text: str, limit: int = 8) -> list[tuple[str, str]]:
         pos = end + 3
         state.reset(pos)
     return fences
+
+
+def matching_close(text: str, start: int) -> int:
+    """The offset of the bracket that closes the one at ``start`` (``-1``: never closed).
+
+    Used on values the scanner refused: a candidate between such a pair is part of the
+    broken value, not a value of its own. Brackets inside JSON strings do not count; when
+    the quotes themselves are broken (``{id": 0}``) so that no bracket closes, the brackets
+    are counted without them.
+    """
+    close = _close(text, start, strings=True)
+    return close if close >= 0 else _close(text, start, strings=False)
+
+
+def _close(text: str, start: int, *, strings: bool) -> int:
+    depth = 0
+    in_string = False
+    for m in _JSON_TOKEN.finditer(text, start):
+        tok = m.group()
+        if in_string:
+            in_string = tok != '"'
+        elif tok == '"':
+            in_string = strings
+        elif tok in "{[":
+            depth += 1
+        elif tok in "}]":
+            depth -= 1
+            if depth == 0:
+                return m.start()
+    return -1
 
 
 def regions(text: str) -> list[tuple[str, str]]:
