@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, example, given, settings
+from hypothesis import seed as with_seed
 from hypothesis.errors import NonInteractiveExampleWarning
 
 from tests.fuzz._guard import time_limit
@@ -56,11 +57,15 @@ def save_finding(target: Target, data: bytes, text: str) -> Path:
     return stem.with_suffix(".bin")
 
 
-def fuzz_with_hypothesis(target: Target, seconds: float, *, batch: int = 100) -> Result:
+def fuzz_with_hypothesis(
+    target: Target, seconds: float, *, batch: int = 100, random_seed: int | None = None
+) -> Result:
     """Run ``target`` on structured inputs until ``seconds`` have passed or it fails.
 
     The seeds run first; then batches of fresh inputs (no example database: every run
-    explores anew). The first failure is shrunk by hypothesis and saved.
+    explores anew). The first failure is shrunk by hypothesis and saved. With
+    ``random_seed`` the n-th batch draws the same inputs on every run (``make test`` must
+    not fail on an input no earlier run saw; ``make fuzz`` explores without one).
     """
     result = Result(target.name, "hypothesis")
     last: list[tuple[bytes, str]] = []
@@ -77,8 +82,12 @@ def fuzz_with_hypothesis(target: Target, seconds: float, *, batch: int = 100) ->
             raise
 
     first = True
+    batches = 0
     while time.monotonic() - start < seconds:
         prop = given(target.strategy)(lambda data: one(data))
+        if random_seed is not None:
+            prop = with_seed(random_seed + batches)(prop)
+        batches += 1
         if first:
             for seed in target.seeds:
                 prop = example(seed)(prop)

@@ -212,7 +212,11 @@ _manual_inputs = st.one_of(
 )
 
 
-@target("manual", _manual_inputs)
+@target(
+    "manual",
+    _manual_inputs,
+    seeds=(b'[{"name": "0", "inputSchema": null, "outputSchema": []}]',),  # found by make fuzz
+)
 def manual(data: bytes) -> None:
     """A tool list: read into views (then written in every format) or a ManualError."""
     with watching(SYSTEM_DIRS):

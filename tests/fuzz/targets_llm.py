@@ -7,6 +7,7 @@ import contextlib
 import datetime as dt
 import json
 import math
+import re
 from typing import Any
 
 from hypothesis import strategies as st
@@ -74,6 +75,12 @@ _HYDRATE_SEEDS = (
     b'{"id": NaN, "items": []}',
     b'[NaN, Infinity, -Infinity, "inf", 1e400]',
     b'```json\n{"a": "```"}\n```',
+    # found by make fuzz: a lone surrogate escape, CESU-8 surrogate bytes, and broken
+    # objects whose inner array was returned as the answer
+    b'{"\\ud800id": 0, "items": []}',
+    b'{"\xed\xa0\x80id": 0, "items": []}',
+    b'{id": 0, "items": []}',
+    b'{"0": [[,], null, [',
 )
 
 
@@ -110,8 +117,8 @@ def hydrate(data: bytes) -> None:
             _no_non_finite(value)
             if tgt is Order and not isinstance(value, Order):
                 raise Finding(f"hydrate(Order) returned {type(value).__name__}")
-        try:
-            exact = json.loads(data)
+        try:  # strict UTF-8: json.loads(bytes) would let CESU-8 surrogate bytes through
+            exact = json.loads(data.decode("utf-8"))
         except ValueError:
             return
         if _plain(exact):
@@ -123,8 +130,15 @@ def hydrate(data: bytes) -> None:
                 raise Finding(f"valid JSON changed: {exact!r} -> {got!r}")
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _plain(value: Any) -> bool:
-    """JSON that hydrate(Any, ...) must return unchanged (finite, 64-bit, not too deep)."""
+    """JSON that hydrate(Any, ...) must return unchanged (finite, 64-bit, not too deep).
+
+    A lone surrogate (``"\\ud800"``) is not plain: no UTF-8 text can hold it, so hydrate
+    refuses it with a HydrationError rather than return a string nothing can encode.
+    """
     stack = [(value, 0)]
     while stack:
         node, depth = stack.pop()
@@ -134,7 +148,11 @@ def _plain(value: Any) -> bool:
             return False
         if isinstance(node, int) and not isinstance(node, bool) and not -(2**63) <= node < 2**64:
             return False
+        if isinstance(node, str) and _SURROGATE.search(node):
+            return False
         if isinstance(node, dict):
+            if any(_SURROGATE.search(key) for key in node):
+                return False
             stack.extend((v, depth + 1) for v in node.values())
         elif isinstance(node, list):
             stack.extend((v, depth + 1) for v in node)

@@ -20,6 +20,7 @@ without pytest).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
 import time
@@ -182,6 +183,12 @@ def kernel() -> Kernel:
     built = Kernel()
     for fn in (echo, inc, boom):
         built.add_function(fn, "p")
+    # The first call of each function resolves its annotations (strings here, so
+    # ``typing.get_type_hints`` compiles them): that is this module's code, not template
+    # text, so it happens before any template is watched.
+    for name, args in (("echo", {"input": "x"}), ("inc", {"n": 1}), ("boom", {})):
+        with contextlib.suppress(Exception):  # boom raises by design
+            asyncio.run(built.invoke(built.get_function(name, "p"), args))
     return built
 
 
