@@ -447,6 +447,14 @@ one another (``dataclasses.replace`` binding a method) share it, and hashing a v
 value would cover every schema it holds."""
 
 
+def parameters_document(view: FunctionView) -> JsonDocument:
+    """The arguments object's schema as one frozen document, built once per parameters tuple.
+
+    :attr:`FunctionView.parameters_schema` is a mutable copy of it.
+    """
+    return _parameters_schema(view)
+
+
 def _parameters_schema(view: FunctionView) -> JsonDocument:
     by_extra = _COMBINED.get(view.parameters)
     if by_extra is None:

@@ -159,15 +159,17 @@ def _checked(view: FunctionView, json_args: dict[str, Any], strict: bool) -> dic
 def _coerced(view: FunctionView, json_args: dict[str, Any]) -> Any:
     """The arguments with numeric/boolean strings turned into what the schema wants.
 
-    The first candidate the schema accepts; else the first candidate (its remaining errors
-    are the ones to report); ``None`` when no string could be coerced.
+    Where a string may be coerced is read from the schema model of the arguments schema:
+    the first coerced copy the schema accepts, else the first coerced copy (its remaining
+    problems are then reported), else ``None``.
     """
     from sktypes.hydration._coerce import coerce_schema_strings
     from sktypes.schema import parse
     from sktypes.validate import validator_for
+    from sktypes.views import parameters_document
 
-    candidates = coerce_schema_strings(parse(view.parameters_schema).root, json_args)
     validator = validator_for(view)
+    candidates = coerce_schema_strings(parse(parameters_document(view)).root, json_args)
     for candidate in candidates:
         if validator.is_valid(candidate):
             return candidate
