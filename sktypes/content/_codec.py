@@ -14,10 +14,13 @@ from typing import Any
 import orjson
 from pydantic_core import to_jsonable_python
 
+from sktypes._documents import big_integer_at, json_too_deep
 from sktypes.errors import ContentError, ErrorDetail, HydrationError
+from sktypes.limits import DEFAULT_LIMITS
 
 __all__ = [
     "dumps",
+    "loads",
     "find_bad_value",
     "find_non_finite",
     "from_json_value",
@@ -26,6 +29,37 @@ __all__ = [
 ]
 
 _PLAIN = (str, int, bool, float)
+
+
+def loads(text: str | bytes) -> Any:
+    """Parse JSON text as a model or a store sends it, within the document limits.
+
+    Raises:
+        orjson.JSONDecodeError: the text is not JSON.
+        ContentError: it nests deeper than :data:`sktypes.limits.DEFAULT_LIMITS` allows, or
+            holds an integer beyond 64 bits (orjson would read it as an inexact float, and
+            :func:`dumps` could not write it back); ``where`` is its line and column.
+    """
+    if isinstance(text, str):
+        try:
+            raw = text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ContentError("not valid JSON: a lone surrogate") from None
+    else:
+        raw = bytes(text)
+    limit = DEFAULT_LIMITS.max_depth
+    if json_too_deep(raw, limit):
+        raise ContentError(f"nested deeper than {limit} levels")
+    at = big_integer_at(raw)
+    if at is not None:
+        line = raw.count(b"\n", 0, at) + 1
+        column = at - raw.rfind(b"\n", 0, at)
+        raise ContentError(
+            "an integer beyond 64 bits cannot be read exactly (and could not be written back); "
+            "write it as a string",
+            where=f"line {line}, column {column}",
+        )
+    return orjson.loads(raw)
 
 
 def to_json_value(value: Any, where: str) -> Any:

@@ -23,7 +23,7 @@ from sktypes.content._base import (
     relocate,
     str_field,
 )
-from sktypes.content._codec import to_json_value
+from sktypes.content._codec import loads, to_json_value
 from sktypes.content._message import ChatMessageContent
 from sktypes.content._result import FunctionResult
 from sktypes.errors import ArgumentsError, ContentError, HydrationError, KernelError, snippet
@@ -91,7 +91,12 @@ class FunctionCallContent(KernelContent):
             return {}
         if isinstance(args, str):
             try:
-                args = orjson.loads(args)
+                args = loads(args)
+            except ContentError as exc:
+                raise ContentError(
+                    f"the arguments cannot be read: {exc.message} ({exc.where})",
+                    where=self.fully_qualified_name,
+                ) from None
             except orjson.JSONDecodeError as exc:
                 if repair:
                     return self._repaired(args, str(exc))

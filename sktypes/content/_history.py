@@ -14,7 +14,7 @@ from typing import Any, Protocol, overload
 
 import orjson
 
-from sktypes._documents import big_integer_at, check_tree, json_too_deep
+from sktypes._documents import check_tree
 from sktypes.content._base import (
     AuthorRole,
     KernelContent,
@@ -23,12 +23,11 @@ from sktypes.content._base import (
     join_path,
     relocate,
 )
-from sktypes.content._codec import dumps, from_json_value, to_plain_json
+from sktypes.content._codec import dumps, from_json_value, loads, to_plain_json
 from sktypes.content._functions import FunctionResultContent
 from sktypes.content._message import ChatMessageContent
 from sktypes.content._result import FunctionResult
 from sktypes.errors import ContentError, SktypesError, snippet
-from sktypes.limits import DEFAULT_LIMITS
 from sktypes.views import FunctionView
 
 __all__ = ["ChatHistory", "FunctionSource"]
@@ -234,30 +233,12 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
                 them too), an unknown content type, a malformed item or a result that does
                 not fit its function's return type — naming the place.
         """
-        if isinstance(text, str):
-            try:
-                raw = text.encode("utf-8")
-            except UnicodeEncodeError:
-                raise ContentError("not valid JSON: a lone surrogate", file=file) from None
-        else:
-            raw = bytes(text)
-        limit = DEFAULT_LIMITS.max_depth
-        if json_too_deep(raw, limit):
-            raise ContentError(f"nested deeper than {limit} levels", file=file)
-        at = big_integer_at(raw)
-        if at is not None:
-            line = raw.count(b"\n", 0, at) + 1
-            column = at - raw.rfind(b"\n", 0, at)
-            raise ContentError(
-                "an integer beyond 64 bits cannot be read back exactly (to_json refuses it "
-                "too); write it as a string",
-                file=file,
-                where=f"line {line}, column {column}",
-            )
         try:
-            data = orjson.loads(raw)
+            data = loads(text)
         except orjson.JSONDecodeError as exc:
             raise ContentError(f"not valid JSON: {exc}", file=file) from None
+        except ContentError as exc:
+            raise ContentError(exc.message, file=file, where=exc.where) from None
         return cls._restore(data, kernel, file)
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 
 from sktypes.content._base import AuthorRole, KernelContent
-from sktypes.content._codec import from_json_value
+from sktypes.content._codec import from_json_value, loads
 from sktypes.content._functions import FunctionCallContent
 from sktypes.content._history import FunctionSource
 from sktypes.content._media import TextContent
@@ -108,9 +108,11 @@ class StreamingFunctionCallContent(KernelContent):
         text = self.arguments
         if isinstance(text, str) and text.strip():
             try:
-                parsed = orjson.loads(text)
+                parsed = loads(text)
             except orjson.JSONDecodeError as exc:
                 parsed, call.exception = text, ContentError(f"arguments are not JSON: {exc}")
+            except ContentError as exc:
+                parsed, call.exception = text, exc
             if isinstance(parsed, dict):
                 parsed = {**parsed, **(self.extra_arguments or {})}
             elif not isinstance(parsed, str) or call.exception is None:

@@ -21,6 +21,7 @@ from typing import Any
 import orjson
 
 from sktypes.content._base import AuthorRole, KernelContent
+from sktypes.content._codec import loads
 from sktypes.content._functions import FunctionCallContent, FunctionResultContent
 from sktypes.content._history import ChatHistory
 from sktypes.content._media import AudioContent, BinaryContent, ImageContent, TextContent
@@ -217,10 +218,14 @@ def parsed_call(
         call.arguments = arguments
     elif isinstance(arguments, str) and arguments.strip():
         try:
-            parsed = orjson.loads(arguments)
+            parsed = loads(arguments)
         except orjson.JSONDecodeError as exc:
             call.arguments = arguments
             call.exception = ContentError(f"the arguments are not valid JSON: {exc}")
+            return call
+        except ContentError as exc:
+            call.arguments = arguments
+            call.exception = exc
             return call
         if isinstance(parsed, dict):
             call.arguments = parsed
