@@ -57,9 +57,13 @@ def prepare_arguments(
             not JSON.
     """
     shape = _shape(fn)
+    target = shape.target
+    if shape.exact and type(arguments) is dict:  # hydration's shortcut, before any copy
+        ready: dict[str, Any] | None = target.plain_arguments(arguments)
+        if ready is not None:
+            return ready
     view = fn.view
     json_args = _json_arguments(arguments, view)
-    target = shape.target
     if target is None:
         return _checked(view, json_args, strict)
     try:
@@ -100,6 +104,7 @@ class _Shape:
 
     target: Any  # the view's FunctionTarget; None when the function takes JSON
     schema_says_more: bool
+    exact: bool  # hydration's plain shortcut can answer (the target is plain, nothing more)
     invalid: Any  # hydration's Invalid (imported on first use: jsonschema is heavy)
 
 
@@ -109,8 +114,10 @@ def _shape(fn: KernelFunction) -> _Shape:
     from sktypes.hydration._targets import function_target
 
     if not fn.hydrate:
-        return _Shape(None, True, Invalid)
-    return _Shape(function_target(fn.view), not _described_by_natives(fn.view), Invalid)
+        return _Shape(None, True, False, Invalid)
+    target = function_target(fn.view)
+    more = not _described_by_natives(fn.view)
+    return _Shape(target, more, target.is_plain and not more, Invalid)
 
 
 def _described_by_natives(view: FunctionView) -> bool:

@@ -70,9 +70,12 @@ class HandlebarsPromptTemplate:
         "_body",
         "_config",
         "_defaults",
+        "_file",
         "_functions",
         "_limits",
+        "_name",
         "_parameters",
+        "_trust_output",
         "_trusted",
     )
 
@@ -92,6 +95,8 @@ class HandlebarsPromptTemplate:
         )
         self._defaults = config.defaults()
         self._trusted = config.trusted_names()
+        self._file, self._name = config.source_file, config.name
+        self._trust_output = config.allow_dangerously_set_content
 
     @property
     def config(self) -> PromptTemplateConfig:
@@ -112,7 +117,6 @@ class HandlebarsPromptTemplate:
             TemplateError: rendering failed, a called function is missing or fails, or the
                 output passed :attr:`TemplateLimits.max_output`.
         """
-        config = self._config
         raw_args = merged_arguments(self._defaults, arguments or {})
         root = trusted_context(raw_args, self._trusted)
         functions: dict[str, Any] = {}
@@ -123,10 +127,9 @@ class HandlebarsPromptTemplate:
                     function = resolve_helper(kernel, candidates, find)
                     if function is not None:
                         functions[name] = function
-        budget = OutputBudget(self._limits.max_output, config.source_file, config.name)
-        state = Render(
-            kernel, functions, raw_args, root, budget, config.allow_dangerously_set_content
-        )
+        file = self._file
+        budget = OutputBudget(self._limits.max_output, file, self._name)
+        state = Render(kernel, functions, raw_args, root, budget, self._trust_output)
         scope = Scope(root, root, root)
         body = self._body
         try:
@@ -139,10 +142,10 @@ class HandlebarsPromptTemplate:
             file, where = self._place(exc.position)
             raise TemplateError(f"handlebars: {exc.message}", file=file, where=where) from None
         except TemplateError as exc:  # a kernel call, or the output limit
-            raise in_file(exc, config.source_file) from exc.__cause__
+            raise in_file(exc, file) from exc.__cause__
         except Exception as exc:  # e.g. a property of a value that raised
             problem = f"handlebars: {type(exc).__name__}: {exc}"
-            raise TemplateError(problem, file=config.source_file) from None
+            raise TemplateError(problem, file=file) from None
         return budget.check(text)
 
     def _place(self, position: int | None) -> tuple[str | None, str | None]:

@@ -398,15 +398,18 @@ def compile_template(nodes: tuple[Node, ...]) -> Body:
 def _body(nodes: tuple[Node, ...]) -> Body:
     ops = [_node(node) for node in nodes]
     if not any(op.is_async for op in ops):
-        fns = [op.fn for op in ops]
-        if len(fns) == 1:
-            return Body(fns[0], None)
-
-        def sync(scope: Scope, render: Render) -> str:
-            return "".join([fn(scope, render) for fn in fns])
-
-        return Body(sync, None)
-    steps = [(op.fn, op.is_async) for op in ops]
+        return Body(_joined([op.fn for op in ops]), None)
+    steps: list[tuple[Callable[[Scope, Render], Any], bool]] = []
+    run_of: list[SyncOp] = []  # consecutive sync ops become one step
+    for op in [*ops, None]:
+        if op is not None and not op.is_async:
+            run_of.append(op.fn)
+            continue
+        if run_of:
+            steps.append((_joined(run_of), False))
+            run_of = []
+        if op is not None:
+            steps.append((op.fn, True))
 
     async def run(scope: Scope, render: Render) -> str:
         parts = []
@@ -417,10 +420,24 @@ def _body(nodes: tuple[Node, ...]) -> Body:
     return Body(None, run)
 
 
+def _joined(fns: list[SyncOp]) -> Callable[[Scope, Render], str]:
+    """One sync function writing what ``fns`` write, in order."""
+    if len(fns) == 1:
+        return fns[0]
+
+    def sync(scope: Scope, render: Render) -> str:
+        return "".join([fn(scope, render) for fn in fns])
+
+    return sync
+
+
 def _node(node: Node) -> _Op:
     if isinstance(node, Text):
         return _text(node.text)
     if isinstance(node, Expand):
+        name = node.path.simple
+        if name is not None and not (node.args or node.kwargs) and _plain_name(name):
+            return _Op(_field(name, node.where), False)  # places its own errors
         return _located(_expand(node), node.where)
     if isinstance(node, Block):
         return _located(_block(node), node.where)
@@ -617,6 +634,40 @@ def _expand(node: Expand) -> _Op:
         return _emit(render, render.output(value))
 
     return _Op(maybe_call, True)
+
+
+def _plain_name(name: str) -> bool:
+    """A name that is neither a helper nor special (``@index``, ``this``): a field."""
+    return name[:1] not in ("", "@") and name not in BUILTIN_HELPERS and not is_function_name(name)
+
+
+def _field(name: str, where: int) -> SyncOp:
+    """``{{name}}`` for a plain field name: the commonest expression, in one step.
+
+    What :func:`_variable`, :func:`printed` and :func:`_emit` do, fused; it places its own
+    errors (it is not wrapped by :func:`_located`).
+    """
+
+    def run(scope: Scope, render: Render) -> str:
+        context = scope.context
+        value: Any = context.get(name) if type(context) is dict else pick(context, name)
+        kind = type(value)
+        text: str
+        if kind is str:
+            text = html.escape(value) if SPECIAL.search(value) else value
+        elif value is None:
+            return ""
+        elif callable(value) and kind is not Scope:
+            raise RenderProblem(_called(name, value).message, where)
+        else:
+            text = printed(value)
+        budget = render.budget
+        budget.left -= len(text)
+        if budget.left < 0:
+            raise budget.error()
+        return text
+
+    return run
 
 
 class _Missing(RenderProblem):
