@@ -179,6 +179,29 @@ def _signature(fn: Callable[..., Any]) -> inspect.Signature:
 
 # function -> {(owner, plugin_name): view}; weak, so functions made per request are freed
 _VIEWS: WeakCache[Callable[..., Any], dict[tuple[Any, ...], FunctionView]] = WeakCache()
+# the parameter tuples the introspector built (bounded): see is_introspected
+_BUILT: IdentityCache[tuple[ParameterView, ...], bool] = IdentityCache()
+
+
+def is_introspected(view: FunctionView) -> bool:
+    """Whether ``view``'s parameters are the ones :func:`function_view` built from types.
+
+    Such parameters say nothing their native types do not (each schema was derived from
+    its type), so hydrating them checks everything. The answer comes from what the
+    introspector remembers building (no introspection for a view built at registration);
+    parameters it does not remember (forgotten, or edited and rebuilt) are compared with
+    a fresh introspection of the view's native function, when it has one.
+    """
+    if _BUILT.get(view.parameters):
+        return True
+    native = view.native_function
+    if native is None:
+        return False
+    try:
+        introspected = function_view(native).parameters
+    except Exception:  # not introspectable any more: the schemas are what counts
+        return False
+    return introspected is view.parameters or introspected == view.parameters
 
 
 def function_view(fn: Callable[..., Any], plugin_name: str | None = None) -> FunctionView:
@@ -211,6 +234,7 @@ def function_view(fn: Callable[..., Any], plugin_name: str | None = None) -> Fun
     if cached is None:
         target = _target(fn)
         built = _build(target, plugin_name if plugin_name is not None else target.default_plugin)
+        _BUILT.put(built.parameters, True)
         cached = dataclasses.replace(built, native_function=fn)
         if key is not None:
             slot = _VIEWS.get(key[0]) or _VIEWS.put(key[0], {})

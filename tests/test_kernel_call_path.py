@@ -14,6 +14,7 @@ import asyncio
 import dataclasses
 import datetime as dt
 import enum
+import functools
 import re
 import types
 import uuid
@@ -24,7 +25,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
-from sktypes import function_view, hydrate
+from sktypes import function_view, hydrate, kernel_function
 from sktypes.errors import ArgumentsError, HydrationError, SktypesError
 from sktypes.jsondoc import JsonDocument
 from sktypes.kernel import FunctionInvocationContext, Kernel, KernelFunction, NextFilter
@@ -205,6 +206,40 @@ def test_a_schema_that_says_more_than_the_native_types_is_checked_too() -> None:
         prepare_arguments(fn, {"a": "-1"})
     with pytest.raises(ArgumentsError):
         prepare_arguments(fn, {"a": "3"}, strict=True)
+
+
+class _Counter:
+    def __call__(self, x: int) -> int:
+        """A callable object (its view is not cached by function)."""
+        return x
+
+
+@pytest.mark.parametrize(
+    ("make", "arguments"),
+    [
+        (lambda: kernel_function(scalars), {"a": "3"}),
+        (lambda: functools.partial(scalars, d="y"), {"a": "3"}),
+        (_Counter, {"x": "3"}),
+    ],
+    ids=["function", "partial", "callable-object"],
+)
+def test_the_first_call_reuses_the_view_built_at_registration(
+    make: Any, arguments: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deciding whether hydration checks everything introspects nothing a second time."""
+    import sktypes.introspect as introspect
+
+    builds: list[Any] = []
+    real = introspect._build
+    monkeypatch.setattr(introspect, "_build", lambda *a: builds.append(a) or real(*a))
+    kernel = Kernel()
+    kernel.add_function(make(), "Tools")
+    assert len(builds) == 1
+    fn = kernel.functions[0]
+    assert asyncio.run(kernel.invoke(fn, arguments)).value is not None
+    assert len(builds) == 1
+    assert introspect.is_introspected(fn.view)
+    assert not introspect.is_introspected(with_minimum().view)
 
 
 def test_json_only_functions_get_coerced_json_values() -> None:

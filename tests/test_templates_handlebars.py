@@ -339,6 +339,23 @@ class Account:
         return "closed"
 
 
+def test_a_plain_field_prints_like_any_other_expression() -> None:
+    """``{{name}}`` (a field: no helper, no path) renders in one step, like any expression."""
+    values = {"s": "<b>&'", "n": None, "t": True, "i": 3, "d": {"k": [1, "x"]}, "m": "ok"}
+    fields = "".join(f"[{{{{{name}}}}}]" for name in values)
+    paths = "".join(f"[{{{{this.{name}}}}}]" for name in values)  # the general path
+    assert render(fields, **values) == render(paths, **values)
+    assert render("{{missing}}|{{m}}", m="ok") == "|ok"
+    with pytest.raises(TemplateError, match="callable value") as caught:
+        render("ok\n  {{f}}", f=len)
+    assert caught.value.where == "line 2 column 3"
+    config = PromptTemplateConfig(template="{{x}}" * 3, template_format="handlebars", name="t")
+    template = HandlebarsPromptTemplateFactory(TemplateLimits(max_output=10)).create(config)
+    with pytest.raises(TemplateError, match="renders more than 10 characters"):
+        asyncio.run(template.render(None, {"x": "abcd"}))
+    assert asyncio.run(template.render(None, {"x": "abc"})) == "abc" * 3
+
+
 def test_values_are_data_never_called_and_private_attributes_stay_hidden() -> None:
     account = Account()
     assert render("{{x.owner}}[{{x._secret}}][{{x.__class__}}]", x=account) == "ann[][]"

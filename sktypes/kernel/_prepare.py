@@ -130,16 +130,9 @@ def _described_by_natives(view: FunctionView) -> bool:
     """
     if all(p.native_type is None for p in view.parameters):
         return True
-    native = view.native_function
-    if native is None:
-        return False
-    from sktypes.introspect import function_view
+    from sktypes.introspect import is_introspected
 
-    try:
-        introspected = function_view(native).parameters
-    except Exception:  # not introspectable any more: check the schema as well
-        return False
-    return introspected is view.parameters or introspected == view.parameters
+    return is_introspected(view)
 
 
 def _checked(view: FunctionView, json_args: dict[str, Any], strict: bool) -> dict[str, Any]:

@@ -22,7 +22,6 @@ from sktypes.templates._protocols import TemplateFunction, TemplateKernel
 from sktypes.views import FunctionView, ParameterView, ParameterViewType
 
 __all__ = [
-    "Paused",
     "bind_arguments",
     "find_function",
     "helper_candidates",
@@ -30,7 +29,6 @@ __all__ = [
     "invoke",
     "kernel_finder",
     "resolve_helper",
-    "start",
 ]
 
 
@@ -194,55 +192,3 @@ def _kernel_class() -> type[Any]:
     from sktypes.kernel import Kernel
 
     return Kernel
-
-
-class Paused:
-    """A coroutine that ran until it first waited for something: awaiting this resumes it.
-
-    :func:`start` runs a call's coroutine without an event loop for as long as it does not
-    wait (the common case: a plain function behind ``Kernel.invoke``). When it does wait,
-    what it handed to the loop (a future) is kept here; awaiting the :class:`Paused` gives
-    that to the caller's event loop and then continues the coroutine where it stopped — the
-    call is neither repeated nor run differently, only its remaining part is awaited.
-    """
-
-    __slots__ = ("coroutine", "yielded")
-
-    def __init__(self, coroutine: Any, yielded: Any) -> None:
-        self.coroutine = coroutine
-        self.yielded = yielded
-
-    def __await__(self) -> Any:
-        coroutine, pending = self.coroutine, self.yielded
-        while True:  # what ``yield from coroutine`` does, from its first suspension on
-            try:
-                sent = yield pending
-            except GeneratorExit:
-                coroutine.close()
-                raise
-            except BaseException as exc:  # thrown in by the loop (e.g. cancellation)
-                try:
-                    pending = coroutine.throw(exc)
-                except StopIteration as done:
-                    return done.value
-                continue
-            try:
-                pending = coroutine.send(sent)
-            except StopIteration as done:
-                return done.value
-
-    def close(self) -> None:
-        """Abandon the call (it will not be resumed)."""
-        self.coroutine.close()
-
-
-def start(coroutine: Any) -> tuple[Any, Paused | None]:
-    """Run ``coroutine`` until it finishes — ``(value, None)`` — or first waits: ``(None, paused)``.
-
-    Its exceptions propagate as they would from ``await``.
-    """
-    try:
-        yielded = coroutine.send(None)
-    except StopIteration as done:
-        return done.value, None
-    return None, Paused(coroutine, yielded)

@@ -3,21 +3,16 @@
 Kernel functions are callables named ``plugin_function`` (Jinja2 names cannot hold ``-``),
 found in the kernel at render time. A call goes through the kernel's one call path
 (``Kernel.invoke``) and returns the function's typed value (so
-``{% for x in plugin_list() %}`` works). A template renders synchronously while its calls
-finish without waiting (their coroutines run without the event loop); the first call that
-waits for something switches the render to Jinja2's async mode, which replays the calls
-already made (their values, not the calls) and awaits the waiting one where it stopped —
-every call runs once, through ``Kernel.invoke``, however it is driven.
-
-Whatever an expression prints is encoded by Jinja2's own autoescaping (markupsafe), so
-values never become template code and cannot open or close a ``<message>``; trusted values
-are passed as ``Markup``, macros' output is not encoded twice, and ``|safe`` is the
-template author's explicit opt-out. Containers, models and dataclasses print as JSON (the
-``finalize`` hook), then are encoded.
+``{% for x in plugin_list() %}`` works); a template that calls functions is compiled in
+Jinja2's async mode, which awaits them. Whatever an expression prints is encoded by
+Jinja2's own autoescaping (markupsafe), so values never become template code and cannot
+open or close a ``<message>``; trusted values are passed as ``Markup``, macros' output is
+not encoded twice, and ``|safe`` is the template author's explicit opt-out. Containers,
+models and dataclasses print as JSON (the ``finalize`` hook), then are encoded.
 
 Only Jinja2's documented API is used (the sandbox's operator interception, ``filters``,
-``is_safe_attribute``, ``Template.new_context``/``root_render_func``), so a Jinja2 release
-cannot change rendering behind sktypes' back. The rendered size is bounded
+``is_safe_attribute``, ``generate``/``generate_async``), so a Jinja2 release cannot change
+rendering behind sktypes' back. The rendered size is bounded
 (:attr:`TemplateLimits.max_output`): the output is counted as Jinja2 streams it, and the
 operators and filters that can build a huge string in one step (``*``, ``**``, ``%``,
 ``+``, ``center``, ``indent``, ``format``, ``replace``) check their result's size first;
@@ -30,8 +25,8 @@ import contextvars
 import functools
 import inspect
 import re
-from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine, Mapping
-from typing import Any, cast
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import jinja2
 from jinja2 import meta, nodes
@@ -42,14 +37,12 @@ from markupsafe import Markup
 
 from sktypes.errors import TemplateError, UnknownTemplateFormatError
 from sktypes.templates._calls import (
-    Paused,
     bind_arguments,
     helper_candidates,
     in_file,
     invoke,
     kernel_finder,
     resolve_helper,
-    start,
 )
 from sktypes.templates._config import (
     JINJA2_FORMAT,
@@ -217,10 +210,10 @@ def _environment(enable_async: bool) -> _Environment:
     return env
 
 
-_SYNC_ENV = _environment(enable_async=False)
-"""Every template renders synchronously first (about a third faster than async mode)."""
 _ASYNC_ENV = _environment(enable_async=True)
-"""A render whose calls wait for something continues in Jinja2's async mode."""
+"""Templates that call functions: Jinja2's async mode awaits the kernel's calls."""
+_SYNC_ENV = _environment(enable_async=False)
+"""Templates that call nothing render synchronously (about a third faster)."""
 _BUILTINS = frozenset(_ASYNC_ENV.globals)  # range, dict, namespace...: never kernel functions
 
 
@@ -236,14 +229,12 @@ class Jinja2PromptTemplate:
     """
 
     __slots__ = (
-        "_async_template",
         "_config",
         "_defaults",
         "_functions",
         "_limits",
         "_parameters",
         "_template",
-        "_tree",
         "_trusted",
     )
 
@@ -261,9 +252,8 @@ class Jinja2PromptTemplate:
             for node in tree.find_all(nodes.Call)
             if isinstance(node.node, nodes.Name)
         }
-        self._template: jinja2.Template = _SYNC_ENV.from_string(tree)
-        self._tree = tree
-        self._async_template: jinja2.Template | None = None
+        environment = _ASYNC_ENV if called else _SYNC_ENV
+        self._template: jinja2.Template = environment.from_string(tree)
         self._functions = tuple((name, helper_candidates(name, "_")) for name in sorted(called))
         self._defaults = config.defaults()
         self._trusted = config.trusted_names()
@@ -295,26 +285,26 @@ class Jinja2PromptTemplate:
             variables = dict(raw_args)
         find = kernel_finder(kernel)
         trust = config.allow_dangerously_set_content
-        calls = _Calls()
-        awaiting = False  # a callable from the arguments may be async: Jinja2's async mode
         for name, candidates in self._functions:
-            if name in raw_args:
-                awaiting = True
-                continue
-            function = resolve_helper(kernel, candidates, find)
-            if function is None:
-                variables[name] = _missing(kernel, name, candidates)
-            else:
-                variables[name] = _KernelCall(kernel, function, name, raw_args, trust, calls)
+            if name not in raw_args:
+                function = resolve_helper(kernel, candidates, find)
+                if function is None:
+                    variables[name] = _missing(kernel, name, candidates)
+                else:
+                    variables[name] = _KernelCall(kernel, function, name, raw_args, trust)
         budget = OutputBudget(self._limits.max_output, config.source_file, config.name)
         token = _LIMIT.set(self._limits.max_output)
+        parts: list[str] = []
         try:
-            if not awaiting:
-                try:
-                    return _generate(self._template, variables, budget)
-                except _Suspended:  # a call waits: render again, awaiting
-                    calls.replay()
-            return await _generate_async(self._awaiting(), variables, budget)
+            template = self._template
+            if template.environment.is_async:
+                async for chunk in template.generate_async(variables):
+                    budget.charge(len(chunk))
+                    parts.append(chunk)
+            else:
+                for chunk in template.generate(variables):
+                    budget.charge(len(chunk))
+                    parts.append(chunk)
         except TemplateError as exc:
             raise in_file(exc, config.source_file) from exc.__cause__
         except _TooBig as exc:
@@ -330,109 +320,18 @@ class Jinja2PromptTemplate:
             raise TemplateError(problem, file=config.source_file) from None
         finally:
             _LIMIT.reset(token)
-            calls.close()
-
-    def _awaiting(self) -> jinja2.Template:
-        """The template compiled for Jinja2's async mode (on first use)."""
-        if self._async_template is None:  # a race compiles twice, harmlessly
-            self._async_template = _ASYNC_ENV.from_string(self._tree)
-        return self._async_template
-
-
-def _generate(template: jinja2.Template, variables: dict[str, Any], budget: OutputBudget) -> str:
-    """Render synchronously (Jinja2's documented low-level API), counting the output."""
-    parts: list[str] = []
-    left = budget.limit
-    for chunk in template.root_render_func(template.new_context(variables)):
-        left -= len(chunk)
-        if left < 0:
-            raise budget.error()
-        parts.append(chunk)
-    return "".join(parts)
-
-
-async def _generate_async(
-    template: jinja2.Template, variables: dict[str, Any], budget: OutputBudget
-) -> str:
-    """Render in Jinja2's async mode, counting the output."""
-    parts: list[str] = []
-    left = budget.limit
-    stream = cast(
-        "AsyncGenerator[str, None]", template.root_render_func(template.new_context(variables))
-    )
-    try:
-        async for chunk in stream:
-            left -= len(chunk)
-            if left < 0:
-                raise budget.error()
-            parts.append(chunk)
-    finally:
-        await stream.aclose()
-    return "".join(parts)
-
-
-class _Suspended(Exception):
-    """Internal: a kernel call waits for something; the synchronous render stops."""
-
-
-class _Calls:
-    """One render's kernel calls, in order, so that the awaiting render can replay them.
-
-    In the synchronous pass each call runs until it finishes (its value is recorded) or
-    first waits (it is kept, paused, and the pass stops). The awaiting pass then meets the
-    same calls in the same order: finished ones give their recorded values, the paused one
-    is resumed, later ones are awaited as they come.
-    """
-
-    __slots__ = ("done", "next", "paused", "replaying")
-
-    def __init__(self) -> None:
-        self.done: list[tuple[Any, dict[str, Any], Any]] = []
-        self.paused: tuple[Any, dict[str, Any], Paused] | None = None
-        self.replaying = False
-        self.next = 0
-
-    def replay(self) -> None:
-        self.replaying = True
-
-    def close(self) -> None:
-        """Abandon a paused call the render never resumed (it failed before)."""
-        if self.paused is not None:
-            self.paused[2].close()
-            self.paused = None
-
-    def recorded(self, function: Any, bound: dict[str, Any], name: str) -> tuple[bool, Any]:
-        """The replayed outcome of the next call: ``(True, value or awaitable)`` if any."""
-        index = self.next
-        self.next += 1
-        if index < len(self.done):
-            expected, arguments, value = self.done[index]
-        elif index == len(self.done) and self.paused is not None:
-            expected, arguments, value = self.paused
-            self.paused = None
-        else:
-            return False, None
-        if expected is not function or arguments != bound:
-            if isinstance(value, Paused):
-                value.close()
-            raise TemplateError(
-                f"{name}(): the template did not make the same calls when rendered again "
-                "to await one of them (does it use random values?)",
-            )
-        return True, value
+        return "".join(parts)
 
 
 class _KernelCall:
     """A kernel function as a Jinja2 callable: binds the call's arguments, then invokes.
 
-    The call is ``kernel.invoke`` (through :func:`~sktypes.templates._calls.invoke`),
-    run to its end at once in the synchronous pass, or returned as an awaitable (a replayed
-    value, the paused call, or a new call) in the awaiting pass (see :class:`_Calls`). Its
+    Calling it returns the invocation's coroutine, which Jinja2's async mode awaits. Its
     attributes start with ``_``, which the sandbox never lets a template read: a template
     can call it, not reach the kernel or the function through it.
     """
 
-    __slots__ = ("_arguments", "_calls", "_function", "_kernel", "_name", "_trust")
+    __slots__ = ("_arguments", "_function", "_kernel", "_name", "_trust")
 
     def __init__(
         self,
@@ -441,36 +340,16 @@ class _KernelCall:
         name: str,
         arguments: Mapping[str, Any],
         trust: bool,
-        calls: _Calls,
     ) -> None:
-        self._kernel, self._function, self._calls = kernel, function, calls
+        self._kernel, self._function = kernel, function
         self._name, self._arguments, self._trust = name, arguments, trust
 
-    def __call__(self, *positional: Any, **named: Any) -> Any:
-        function, name = self._function, self._name
-        bound = bind_arguments(function.view, self._arguments, positional, named, where=name)
-        calls = self._calls
-        if calls.replaying:
-            found, outcome = calls.recorded(function, bound, name)
-            if not found:
-                outcome = invoke(self._kernel, function, bound, where=name)
-            if not isinstance(outcome, (Paused, Coroutine)):
-                return self._output(outcome)
-            return _trusted(outcome) if self._trust else outcome
-        value, paused = start(invoke(self._kernel, function, bound, where=name))
-        if paused is not None:
-            calls.paused = (function, bound, paused)
-            raise _Suspended
-        calls.done.append((function, bound, value))
-        return self._output(value)
-
-    def _output(self, value: Any) -> Any:
+    async def __call__(self, *positional: Any, **named: Any) -> Any:
+        bound = bind_arguments(
+            self._function.view, self._arguments, positional, named, where=self._name
+        )
+        value = await invoke(self._kernel, self._function, bound, where=self._name)
         return Markup(to_text(value)) if self._trust else value
-
-
-async def _trusted(call: Awaitable[Any]) -> Markup:
-    """A trusted template's function output: emitted as is."""
-    return Markup(to_text(await call))
 
 
 def _missing(
