@@ -175,12 +175,13 @@ async def invoke(
         TemplateError: the function failed; the message names it and the place.
     """
     assert kernel is not None  # a function was found, so there is a kernel
-    name = function.view.fully_qualified_name
     try:
         result = await kernel.invoke(function, arguments)
     except SktypesError as exc:
+        name = function.view.fully_qualified_name
         raise TemplateError(f"calling {name}: {exc}", where=where) from exc
     except Exception as exc:
+        name = function.view.fully_qualified_name
         raise TemplateError(
             f"calling {name} failed: {type(exc).__name__}: {exc}", where=where
         ) from exc

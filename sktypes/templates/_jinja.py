@@ -295,16 +295,22 @@ class Jinja2PromptTemplate:
         budget = OutputBudget(self._limits.max_output, config.source_file, config.name)
         token = _LIMIT.set(self._limits.max_output)
         parts: list[str] = []
+        append = parts.append
+        left = budget.limit  # counted here, chunk by chunk, as Jinja2 streams the output
         try:
             template = self._template
             if template.environment.is_async:
                 async for chunk in template.generate_async(variables):
-                    budget.charge(len(chunk))
-                    parts.append(chunk)
+                    left -= len(chunk)
+                    if left < 0:
+                        raise budget.error()
+                    append(chunk)
             else:
                 for chunk in template.generate(variables):
-                    budget.charge(len(chunk))
-                    parts.append(chunk)
+                    left -= len(chunk)
+                    if left < 0:
+                        raise budget.error()
+                    append(chunk)
         except TemplateError as exc:
             raise in_file(exc, config.source_file) from exc.__cause__
         except _TooBig as exc:
