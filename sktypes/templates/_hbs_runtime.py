@@ -516,7 +516,9 @@ def _evaluate(args: Args, scope: Scope, render: Render) -> tuple[list[Any], dict
 async def _evaluate_async(
     args: Args, scope: Scope, render: Render
 ) -> tuple[list[Any], dict[str, Any]]:
-    positional, named, _ = args
+    positional, named, is_async = args
+    if not is_async:  # nothing to await: no coroutine per argument
+        return _evaluate(args, scope, render)
     values = [
         await op.fn(scope, render) if op.is_async else op.fn(scope, render) for op in positional
     ]
