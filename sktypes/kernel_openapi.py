@@ -23,7 +23,7 @@ from sktypes.remote import Credential, Request, build_request
 if TYPE_CHECKING:
     from sktypes.auth import SecurityCredentials
 
-__all__ = ["openapi_functions", "openapi_plugin"]
+__all__ = ["is_text", "openapi_functions", "openapi_plugin"]
 
 DEFAULT_TIMEOUT = 30.0
 
@@ -144,7 +144,12 @@ class _Caller:
         )
 
     def read(self, response: httpx.Response) -> Any:
-        """The value of a 2xx response; :class:`KernelError` for any other status."""
+        """The value of a 2xx response; :class:`KernelError` for any other status.
+
+        JSON bodies are parsed; text (``text/*``, XML, no content type) is a ``str``; any
+        other media type (images, PDFs, ``application/octet-stream``) is the ``bytes`` as
+        sent — decoding them as text would garble them.
+        """
         op = self.operation
         if not response.is_success:
             raise KernelError(
@@ -160,7 +165,18 @@ class _Caller:
                 return response.json()
             except ValueError:
                 raise KernelError("the response is not valid JSON", where=op.name) from None
-        return response.text
+        if not kind or is_text(kind):
+            return response.text
+        return response.content
+
+
+def is_text(kind: str) -> bool:
+    """Whether a media type is text (its body is read as ``str``, not ``bytes``)."""
+    return (
+        kind.startswith("text/")
+        or kind.endswith(("+xml", "/xml", "+yaml", "/yaml"))
+        or kind in ("application/javascript", "application/x-www-form-urlencoded")
+    )
 
 
 _MISSING = object()

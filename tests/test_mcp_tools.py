@@ -606,3 +606,57 @@ def test_a_streaming_function_returns_its_items_as_a_list() -> None:
     tool, result = _run(server, body)
     check_structured(tool, result)
     assert result.structured_content == {"result": [0, 1, 2]}
+
+
+def test_binary_responses_come_as_content_blocks_never_as_text() -> None:
+    png = bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0xFF, 0x00, 0xD8])
+    binary = {"type": "string", "format": "binary"}
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "Files", "version": "1"},
+        "paths": {
+            "/logo": {
+                "get": {
+                    "operationId": "logo",
+                    "responses": {
+                        "200": {"description": "png", "content": {"image/png": {"schema": binary}}}
+                    },
+                }
+            },
+            "/report": {
+                "get": {
+                    "operationId": "report",
+                    "responses": {
+                        "200": {
+                            "description": "pdf",
+                            "content": {"application/pdf": {"schema": binary}},
+                        }
+                    },
+                }
+            },
+        },
+    }
+    from sktypes.openapi import load_openapi
+
+    with upstream() as api:
+        api.route("GET", "/logo", (200, png, "image/png"))
+        api.route("GET", "/report", (200, b"%PDF-1.7\xff\xfe", "application/pdf"))
+        server = mcp.server(load_openapi(spec), base_url=api.url)
+
+        async def body(client: Any) -> Any:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            logo = await client.call_tool("logo", {})
+            report = await client.call_tool("report", {})
+            check_structured(tools["logo"], logo)
+            check_structured(tools["report"], report)
+            return logo, report
+
+        logo, report = _run(server, body)
+    import base64
+
+    assert logo.content[0].type == "image" and logo.content[0].mime_type == "image/png"
+    assert base64.b64decode(logo.content[0].data) == png
+    assert base64.b64decode(logo.structured_content["result"]) == png
+    blob = report.content[0].resource
+    assert blob.mime_type == "application/pdf"
+    assert base64.b64decode(blob.blob) == b"%PDF-1.7\xff\xfe"

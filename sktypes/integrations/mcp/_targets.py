@@ -38,10 +38,11 @@ from sktypes.auth import SecurityCredentials, apply_credentials
 from sktypes.cli._targets import TargetError, load_module, load_object
 from sktypes.content._codec import to_plain_json
 from sktypes.errors import HydrationError, KernelError, SktypesError
-from sktypes.integrations.mcp._tools import Served
+from sktypes.integrations.mcp._tools import Binary, Served
 from sktypes.introspect import kernel_function_info
 from sktypes.kernel import Kernel, KernelFunction
 from sktypes.kernel._prepare import prepare_arguments
+from sktypes.kernel_openapi import is_text
 from sktypes.manual import views_from_manual
 from sktypes.openapi import OpenApiPlugin, Operation
 from sktypes.openapi._select import Candidate, operation_candidate, select
@@ -356,10 +357,18 @@ def _no_url(plugin: OpenApiPlugin, operation: Operation, url: str) -> Callable[[
 
 
 def _json_call(fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
-    """The operation's call: its value is already the response's JSON (or text)."""
+    """The operation's call: its value is the response's JSON, text, or bytes."""
 
     async def execute(arguments: dict[str, Any]) -> Any:
-        return await fn.call(arguments)
+        seen: list[httpx.Response] = []
+        token = _RESPONSES.set(seen)
+        try:
+            value = await fn.call(arguments)
+        finally:
+            _RESPONSES.reset(token)
+        if isinstance(value, bytes):
+            return Binary(value, _media_type(seen[-1]) if seen else "application/octet-stream")
+        return value
 
     return execute
 
@@ -515,10 +524,17 @@ def _response_call(
 def _body(response: httpx.Response) -> Any:
     if not response.content:
         return None
-    kind = response.headers.get("content-type", "").split(";")[0].strip().lower()
+    kind = _media_type(response)
     if kind == "application/json" or kind.endswith("+json"):
         try:
             return orjson.loads(response.content)
         except orjson.JSONDecodeError:
             raise KernelError("the response is not valid JSON", where=response.url.path) from None
-    return response.text
+    if not kind or is_text(kind):
+        return response.text
+    return Binary(response.content, kind)
+
+
+def _media_type(response: httpx.Response) -> str:
+    kind: str = response.headers.get("content-type", "")
+    return kind.split(";")[0].strip().lower()

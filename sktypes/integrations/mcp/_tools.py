@@ -22,6 +22,7 @@ function and returns its result as JSON. :class:`ToolSet` turns them into tools 
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import logging
 import re
@@ -51,6 +52,7 @@ __all__ = [
     "DRIFT_META",
     "MODERN_VERSION",
     "WRAPPED_META",
+    "Binary",
     "DriftMode",
     "Served",
     "ToolSet",
@@ -70,6 +72,30 @@ Prepare = Callable[[dict[str, Any]], dict[str, Any]]
 Execute = Callable[[dict[str, Any]], Awaitable[Any]]
 
 _NO_VALUE: Any = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Binary:
+    """A result that is bytes (an image, a PDF...): sent base64-encoded, never as text."""
+
+    data: bytes
+    media_type: str = "application/octet-stream"
+
+    @property
+    def base64(self) -> str:
+        """The bytes, base64-encoded (what JSON can carry)."""
+        return base64.b64encode(self.data).decode("ascii")
+
+    def block(self, tool: str) -> types.ContentBlock:
+        """The content block for the bytes: an image, audio, or an embedded blob."""
+        if self.media_type.startswith("image/"):
+            return types.ImageContent(data=self.base64, mime_type=self.media_type)
+        if self.media_type.startswith("audio/"):
+            return types.AudioContent(data=self.base64, mime_type=self.media_type)
+        blob = types.BlobResourceContents(
+            uri=f"sktypes://result/{tool}", mime_type=self.media_type, blob=self.base64
+        )
+        return types.EmbeddedResource(resource=blob)
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +287,17 @@ class ToolSet:
             ),
             "drift",
         )
+
+    def _binary(
+        self, entry: _Entry, value: Binary, modern: bool
+    ) -> tuple[types.CallToolResult, str]:
+        """Bytes: the content block, and the base64 text as the structured value."""
+        block = value.block(entry.name)
+        if entry.schema is None:
+            return types.CallToolResult(content=[block]), "ok"
+        result, status = self._result(entry, value.base64, modern)
+        result.content = [block, *result.content[1:]]
+        return result, status
 
 
 def _modern(version: str) -> bool:
