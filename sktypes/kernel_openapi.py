@@ -4,8 +4,9 @@ Each operation's ``Operation`` info (method, path, parameter locations and style
 media type) turns the model's JSON arguments into a request: path parameters substituted
 (percent-encoded), query parameters by ``style``/``explode`` (``form``, ``spaceDelimited``,
 ``pipeDelimited``, ``deepObject``; ``content`` parameters as JSON), headers and cookies,
-and the body as JSON, form or raw content. A 2xx response's JSON body (or text) is the
-function's value; any other status raises :class:`KernelError` naming the operation, which
+and the body as JSON, form or raw content. A 2xx response's body is the function's value:
+parsed JSON, text (``str``) for text media types, the ``bytes`` as sent for any other (an
+image, a PDF); any other status raises :class:`KernelError` naming the operation, which
 :meth:`FunctionCallContent.invoke` turns into an error result the model can read.
 """
 

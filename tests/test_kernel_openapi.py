@@ -145,3 +145,25 @@ def test_a_generated_plugin_is_added_like_any_class_plugin() -> None:
     result = asyncio.run(kernel.invoke("Date.GetDate1", {"numDays": 2}))
     assert result.value.date == "2024-01-03"  # the generated model, hydrated by the client
     assert seen == ["https://date.example.com/date?numDays=2"]
+
+
+@pytest.mark.parametrize(
+    ("ctype", "body", "expected"),
+    [
+        ("image/png", b"\x89PNG\r\n\x1a\n\xff\x00", b"\x89PNG\r\n\x1a\n\xff\x00"),
+        ("application/pdf", b"%PDF-1.7\xff\xfe", b"%PDF-1.7\xff\xfe"),
+        ("application/octet-stream", b"\x00\x01\xfe", b"\x00\x01\xfe"),
+        ("text/plain; charset=utf-8", "héllo".encode(), "héllo"),
+        ("application/xml", b"<pet id='7'/>", "<pet id='7'/>"),
+        ("application/problem+xml", b"<p/>", "<p/>"),
+    ],
+)
+def test_binary_bodies_are_bytes_and_text_bodies_str(
+    ctype: str, body: bytes, expected: Any
+) -> None:
+    kernel, _ = kernel_with(
+        lambda r: httpx.Response(200, content=body, headers={"Content-Type": ctype})
+    )
+    result = asyncio.run(kernel.invoke("PetStore.getPet", {"petId": 7}))
+    assert type(result.value) is type(expected)
+    assert result.value == expected

@@ -283,3 +283,63 @@ def test_the_2026_protocol_over_streamable_http() -> None:
     assert version == "2026-07-28"
     check_structured(tool, result)
     assert set(result.structured_content) == {"date"}
+
+
+FILES_SPEC = """
+openapi: 3.0.3
+info: {title: Files, version: "1"}
+paths:
+  /logo:
+    get:
+      operationId: logo
+      responses:
+        "200":
+          description: the logo
+          content:
+            image/png:
+              schema: {type: string, format: binary}
+  /report/{year}:
+    get:
+      operationId: report
+      parameters:
+        - {name: year, in: path, required: true, schema: {type: integer}}
+      responses:
+        "200":
+          description: the year's report
+          content:
+            application/pdf:
+              schema: {type: string, format: binary}
+"""
+
+
+def test_binary_responses_over_stdio_are_content_blocks(tmp_path: Path) -> None:
+    import base64
+
+    spec = tmp_path / "files.yaml"
+    spec.write_text(FILES_SPEC)
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
+    pdf = b"%PDF-1.7\n\xe2\xe3\xcf\xd3" + bytes(range(255, -1, -1))
+    with upstream() as api:
+        api.route("GET", "/logo", (200, png, "image/png"))
+        api.route("GET", "/report/2025", (200, pdf, "application/pdf"))
+
+        async def main() -> Any:
+            async with stdio_session(str(spec), "--base-url", api.url) as session:
+                tools = {t.name: t for t in (await session.list_tools()).tools}
+                logo = await session.call_tool("logo", {})
+                report = await session.call_tool("report", {"year": 2025})
+                check_structured(tools["logo"], logo)
+                check_structured(tools["report"], report)
+                return tools, logo, report
+
+        tools, logo, report = anyio.run(main)
+    listed = tools["report"].output_schema["anyOf"][0]["properties"]["result"]
+    assert listed["contentEncoding"] == "base64"
+    assert listed["contentMediaType"] == "application/pdf"
+    (image,) = logo.content
+    assert image.type == "image" and image.mime_type == "image/png"
+    assert base64.b64decode(image.data) == png
+    (embedded,) = report.content
+    assert embedded.type == "resource" and embedded.resource.mime_type == "application/pdf"
+    assert base64.b64decode(embedded.resource.blob) == pdf
+    assert base64.b64decode(report.structured_content["result"]) == pdf

@@ -7,6 +7,7 @@ client and protocol, either era (``mode="legacy"``: the initialize handshake, pr
 
 from __future__ import annotations
 
+import base64
 import json
 import textwrap
 from collections.abc import AsyncIterator
@@ -29,6 +30,7 @@ from sktypes import kernel_function
 from sktypes.errors import SktypesError
 from sktypes.integrations import mcp
 from sktypes.kernel import Kernel
+from sktypes.openapi import load_openapi
 from tests.mcp_helpers import EXAMPLES, SPECS, check_structured, text_of, upstream
 from tests.typefamilies import Item
 
@@ -636,8 +638,6 @@ def test_binary_responses_come_as_content_blocks_never_as_text() -> None:
             },
         },
     }
-    from sktypes.openapi import load_openapi
-
     with upstream() as api:
         api.route("GET", "/logo", (200, png, "image/png"))
         api.route("GET", "/report", (200, b"%PDF-1.7\xff\xfe", "application/pdf"))
@@ -652,11 +652,151 @@ def test_binary_responses_come_as_content_blocks_never_as_text() -> None:
             return logo, report
 
         logo, report = _run(server, body)
-    import base64
-
     assert logo.content[0].type == "image" and logo.content[0].mime_type == "image/png"
     assert base64.b64decode(logo.content[0].data) == png
     assert base64.b64decode(logo.structured_content["result"]) == png
     blob = report.content[0].resource
     assert blob.mime_type == "application/pdf"
     assert base64.b64decode(blob.blob) == b"%PDF-1.7\xff\xfe"
+    assert len(logo.content) == 1  # the bytes once as a block, never as garbled text
+    assert (logo.meta or {}).get(mcp.DRIFT_META) is None
+
+
+def _binary_spec(version: str, media: str, schema: dict[str, Any]) -> dict[str, Any]:
+    json_ok = {"application/json": {"schema": {"type": "object", "required": ["id"]}}}
+    return {
+        "openapi": version,
+        "info": {"title": "Media", "version": "1"},
+        "paths": {
+            "/media": {
+                "get": {
+                    "operationId": "media",
+                    "responses": {
+                        "200": {"description": "bytes", "content": {media: {"schema": schema}}}
+                    },
+                }
+            },
+            "/record": {
+                "get": {
+                    "operationId": "record",
+                    "responses": {"200": {"description": "json", "content": json_ok}},
+                }
+            },
+        },
+    }
+
+
+@pytest.mark.parametrize(
+    ("version", "media", "schema", "block"),
+    [
+        ("3.0.3", "image/png", {"type": "string", "format": "binary"}, "image"),
+        ("3.1.0", "image/webp", {"type": "string", "contentMediaType": "image/webp"}, "image"),
+        ("3.0.3", "audio/mpeg", {"type": "string", "format": "binary"}, "audio"),
+        ("3.0.3", "application/zip", {"type": "string", "format": "binary"}, "resource"),
+        ("3.0.3", "image/*", {"type": "string", "format": "binary"}, "image"),
+    ],
+)
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_a_result_declared_as_bytes_lists_its_base64_schema(
+    version: str, media: str, schema: dict[str, Any], block: str, mode: str
+) -> None:
+    sent = "image/gif" if media == "image/*" else media  # what the API says it sends
+    data = bytes(range(256)) * 3
+    with upstream() as api:
+        api.route("GET", "/media", (200, data, sent))
+        server = mcp.server(load_openapi(_binary_spec(version, media, schema)), base_url=api.url)
+
+        async def body(client: Any) -> Any:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            result = await client.call_tool("media", {})
+            check_structured(tools["media"], result)
+            return tools["media"], result
+
+        tool, result = _run(server, body, mode)
+    legacy = mode == "legacy"
+    # wrapped for older clients; either way the declared shape or the drift envelope
+    listed = tool.output_schema["anyOf"][0]
+    if legacy:
+        assert tool.output_schema["required"] == ["result"]
+        listed = listed["properties"]["result"]
+    declared = "application/octet-stream" if media == "image/*" else media
+    assert listed == {"type": "string", "contentEncoding": "base64", "contentMediaType": declared}
+    (shown,) = result.content
+    assert shown.type == block
+    encoded = shown.resource.blob if block == "resource" else shown.data
+    mime = shown.resource.mime_type if block == "resource" else shown.mime_type
+    assert mime == sent
+    assert base64.b64decode(encoded) == data
+    structured = result.structured_content["result"] if legacy else result.structured_content
+    assert base64.b64decode(structured) == data
+
+
+@pytest.mark.parametrize("drift", ["warn", "error"])
+def test_bytes_where_json_is_declared_and_json_where_bytes_are_are_drift(drift: str) -> None:
+    png = b"\x89PNG\r\n\x1a\n\x00\xff"
+    spec = _binary_spec("3.0.3", "image/png", {"type": "string", "format": "binary"})
+    with upstream() as api:
+        api.route("GET", "/media", (200, {"error": "quota"}))  # JSON, not the image
+        api.route("GET", "/record", (200, png, "image/png"))  # an image, not the JSON
+        server = mcp.server(load_openapi(spec), base_url=api.url, drift=drift)  # type: ignore[arg-type]
+
+        async def body(client: Any) -> Any:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            media = await client.call_tool("media", {})
+            record = await client.call_tool("record", {})
+            if drift == "warn":
+                check_structured(tools["media"], media)
+                check_structured(tools["record"], record)
+            return media, record
+
+        media, record = _run(server, body)
+    if drift == "error":
+        assert media.is_error and record.is_error
+        assert '{"error":"quota"}' in text_of(media)
+        assert "expected bytes (image/png), got JSON" in text_of(media)
+        assert record.content[0].type == "image"
+        assert base64.b64decode(record.content[0].data) == png
+        assert "expected JSON, got bytes (image/png)" in text_of(record)
+        return
+    assert media.structured_content["result"] == {"error": "quota"}
+    assert media.meta[mcp.DRIFT_META][0]["message"] == "expected bytes (image/png), got JSON"
+    assert "drift" in text_of(media)
+    assert record.content[0].type == "image"
+    assert base64.b64decode(record.content[0].data) == png
+    assert base64.b64decode(record.structured_content["result"]) == png
+    messages = [p["message"] for p in record.meta[mcp.DRIFT_META]]
+    assert messages[0] == "expected JSON, got bytes (image/png)"
+
+
+def test_a_python_function_returning_bytes_gives_a_blob() -> None:
+    class Files:
+        @kernel_function
+        def raw(self, size: int) -> bytes:
+            """Some bytes."""
+            return bytes(range(size))
+
+        @kernel_function
+        def loose(self) -> Any:
+            """Bytes with no declared type."""
+            return bytearray(b"\xff\xfe")
+
+    server = mcp.server(Files())
+
+    async def body(client: Any) -> Any:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        raw = await client.call_tool("raw", {"size": 200})
+        loose = await client.call_tool("loose", {})
+        check_structured(tools["raw"], raw)
+        check_structured(tools["loose"], loose)
+        return tools["raw"], raw, loose
+
+    tool, raw, loose = _run(server, body)
+    assert tool.output_schema["anyOf"][0]["properties"]["result"] == {
+        "type": "string",
+        "contentEncoding": "base64",
+        "contentMediaType": "application/octet-stream",
+    }
+    (block,) = raw.content
+    assert block.resource.mime_type == "application/octet-stream"
+    assert base64.b64decode(block.resource.blob) == bytes(range(200))
+    assert base64.b64decode(loose.content[0].resource.blob) == b"\xff\xfe"

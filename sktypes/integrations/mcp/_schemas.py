@@ -36,6 +36,8 @@ from sktypes.views import FunctionView
 
 __all__ = [
     "DriftMode",
+    "binary_media_type",
+    "binary_schema",
     "may_be_null",
     "only_objects",
     "output_schema",
@@ -58,6 +60,48 @@ def return_schema(view: FunctionView) -> JsonDocument | None:
     if defs:
         listed["$defs"] = defs
     return JsonDocument.from_value(listed)
+
+
+def binary_media_type(schema: JsonDocument, declared: str | None = None) -> str | None:
+    """The media type of a result the schema declares as bytes, or ``None`` if it is not.
+
+    Bytes are a string with ``format: binary`` (OpenAPI 3.0, Swagger's ``file``, Python's
+    ``bytes``) or with a non-text ``contentMediaType`` and no ``contentEncoding`` (OpenAPI
+    3.1). The media type is the schema's ``contentMediaType``, else ``declared`` (the
+    response's media type in the spec) when it names one type, else
+    ``application/octet-stream``.
+    """
+    from sktypes.kernel_openapi import is_text
+
+    node = parse(schema).root
+    seen: set[str] = set()
+    while isinstance(node, RefNode) and node.ref not in seen:
+        seen.add(node.ref)
+        node = node.target
+    if not isinstance(node, StringNode) or node.implied or node.content_encoding:
+        return None
+    media = node.content_media_type
+    if node.format != "binary" and not (media and not is_text(media.lower())):
+        return None
+    for candidate in (media, declared):
+        if candidate and "*" not in candidate:
+            return candidate.split(";")[0].strip().lower()
+    return "application/octet-stream"
+
+
+def binary_schema(schema: JsonDocument, media_type: str) -> JsonDocument:
+    """The schema of bytes as they travel in JSON: base64 text of ``media_type``."""
+    source = parse(schema).root
+    out: dict[str, Any] = {
+        "type": "string",
+        "contentEncoding": "base64",
+        "contentMediaType": media_type,
+    }
+    if isinstance(source, StringNode):
+        for key, value in (("title", source.title), ("description", source.description)):
+            if value:
+                out[key] = value
+    return JsonDocument.from_value(out)
 
 
 def only_objects(schema: JsonDocument) -> bool:

@@ -38,6 +38,7 @@ from sktypes.auth import SecurityCredentials, apply_credentials
 from sktypes.cli._targets import TargetError, load_module, load_object
 from sktypes.content._codec import to_plain_json
 from sktypes.errors import HydrationError, KernelError, SktypesError
+from sktypes.integrations.mcp._schemas import binary_media_type
 from sktypes.integrations.mcp._tools import Binary, Served
 from sktypes.introspect import kernel_function_info
 from sktypes.kernel import Kernel, KernelFunction
@@ -213,7 +214,7 @@ def _kernel_functions(
 
 def _through(kernel: Kernel, fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
     async def execute(arguments: dict[str, Any]) -> Any:
-        return to_plain_json(await _collected((await kernel.invoke(fn, arguments)).value))
+        return _plain(fn, await _collected((await kernel.invoke(fn, arguments)).value))
 
     return execute
 
@@ -227,9 +228,18 @@ def _preparer(fn: KernelFunction) -> Callable[[dict[str, Any]], dict[str, Any]]:
 
 def _executor(fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
     async def execute(arguments: dict[str, Any]) -> Any:
-        return to_plain_json(await _collected(await fn.call(arguments)))
+        return _plain(fn, await _collected(await fn.call(arguments)))
 
     return execute
+
+
+def _plain(fn: KernelFunction, value: Any) -> Any:
+    """A function's result as JSON, or as :class:`Binary` when it is bytes."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        schema = fn.view.return_parameter.schema
+        media = binary_media_type(schema) if schema is not None else None
+        return Binary(bytes(value), media or "application/octet-stream")
+    return to_plain_json(value)
 
 
 async def _collected(value: Any) -> Any:
@@ -325,7 +335,13 @@ def _openapi(plugin: OpenApiPlugin, options: LoadOptions) -> list[_Item]:
     for fn, view in zip(functions, plugin.views, strict=True):
         operation = plugin.operation(fn.name)
         url = base or (operation.servers or plugin.servers or ("",))[0]
-        served = Served(fn.view, _preparer(fn), _json_call(fn), operation.method)
+        served = Served(
+            fn.view,
+            _preparer(fn),
+            _json_call(fn, operation.response_content_type),
+            operation.method,
+            operation.response_content_type,
+        )
         check = None if url.startswith(("http://", "https://")) else _no_url(plugin, operation, url)
         out.append(_Item(served, operation_candidate(operation, view), check))
     return out
@@ -356,8 +372,12 @@ def _no_url(plugin: OpenApiPlugin, operation: Operation, url: str) -> Callable[[
     return fail
 
 
-def _json_call(fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
-    """The operation's call: its value is the response's JSON, text, or bytes."""
+def _json_call(fn: KernelFunction, declared: str | None) -> Callable[[dict[str, Any]], Any]:
+    """The operation's call: its value is the response's JSON, text, or bytes.
+
+    Bytes are :class:`Binary` of the response's media type (``declared``, the spec's, if
+    the response names none).
+    """
 
     async def execute(arguments: dict[str, Any]) -> Any:
         seen: list[httpx.Response] = []
@@ -367,7 +387,10 @@ def _json_call(fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
         finally:
             _RESPONSES.reset(token)
         if isinstance(value, bytes):
-            return Binary(value, _media_type(seen[-1]) if seen else "application/octet-stream")
+            media = _media_type(seen[-1]) if seen else ""
+            if not media and declared and "*" not in declared:
+                media = declared.split(";")[0].strip().lower()
+            return Binary(value, media or "application/octet-stream")
         return value
 
     return execute
@@ -462,6 +485,7 @@ def _generated(module: types.ModuleType, cls: type[ApiClient], options: LoadOpti
             _contract_preparer(contract, fn),
             _response_call(fn, (credentials, operation)),
             operation.method,
+            operation.response_content_type,
         )
         out.append(_Item(served, operation_candidate(operation, view)))
     return out
@@ -516,7 +540,7 @@ def _response_call(
             _RESPONSES.reset(token)
         if seen and seen[-1].is_success:
             return _body(seen[-1])
-        return to_plain_json(value)
+        return _plain(fn, value)
 
     return execute
 

@@ -12,6 +12,10 @@ function and returns its result as JSON. :class:`ToolSet` turns them into tools 
   is, except when it admits ``null``: an absent ``structuredContent`` and a null one are the
   same on the wire, so such a result stays wrapped (``{"result": null}``);
 - results come as ``structuredContent`` plus a text block with the same value;
+- bytes (an image, a PDF: a :class:`Binary` result) come as a content block of their media
+  type (image, audio, or an embedded blob) instead of the text block; a result declared as
+  bytes (``format: binary``) has the output schema of its base64 text
+  (``contentEncoding: base64``), which is its ``structuredContent``;
 - a result that breaks its schema (an API's *drift* from its spec) is still returned, whole,
   as ``{"drift": [problems], "result": value}`` with ``_meta["sktypes/drift"]`` and a warning
   block. So that clients which check results against ``outputSchema`` (the official SDK does)
@@ -37,6 +41,8 @@ from mcp.types.version import is_version_at_least
 from sktypes.errors import ArgumentsError, ErrorDetail, HydrationError, SktypesError
 from sktypes.integrations.mcp._schemas import (
     DriftMode,
+    binary_media_type,
+    binary_schema,
     may_be_null,
     only_objects,
     output_schema,
@@ -76,7 +82,12 @@ _NO_VALUE: Any = object()
 
 @dataclass(frozen=True, slots=True)
 class Binary:
-    """A result that is bytes (an image, a PDF...): sent base64-encoded, never as text."""
+    """A result that is bytes (an image, a PDF...): sent base64-encoded, never as text.
+
+    Attributes:
+        data: the bytes, as received.
+        media_type: what they are (the response's ``Content-Type``, or the declared type).
+    """
 
     data: bytes
     media_type: str = "application/octet-stream"
@@ -110,12 +121,15 @@ class Served:
             those two errors from it are bad arguments too.
         execute: calls the function; returns its result as JSON (``None`` for nothing).
         method: the HTTP method of a remote operation (for the tool's annotations).
+        media_type: the media type the result is declared with (a remote operation's
+            response content type), for results declared as bytes.
     """
 
     view: FunctionView
     prepare: Prepare | None
     execute: Execute
     method: str | None = None
+    media_type: str | None = None
 
 
 def annotations_for(method: str | None) -> types.ToolAnnotations | None:
@@ -139,6 +153,7 @@ class _Entry:
     schema: JsonDocument | None  # what results are checked against
     wrap_legacy: bool
     wrap_modern: bool
+    binary: str | None = None  # the media type of a result declared as bytes
     legacy: types.Tool = field(init=False)
     modern: types.Tool = field(init=False)
 
@@ -174,9 +189,12 @@ class ToolSet:
             shown = item.view if qualified else dataclasses.replace(item.view, plugin_name="")
             name = names.assign(shown, "mcp")
             schema = return_schema(item.view)
+            binary = None if schema is None else binary_media_type(schema, item.media_type)
+            if schema is not None and binary is not None:
+                schema = binary_schema(schema, binary)  # what the bytes travel as
             legacy = schema is not None and not only_objects(schema)
             modern = schema is not None and may_be_null(schema)
-            entry = _Entry(item, name, schema, legacy, modern)
+            entry = _Entry(item, name, schema, legacy, modern, binary)
             entry.legacy = self._tool(entry, modern=False)
             entry.modern = self._tool(entry, modern=True)
             self._entries[name] = entry
@@ -252,18 +270,33 @@ class ToolSet:
         except Exception as exc:
             log.exception("%s raised %s", entry.name, type(exc).__name__)
             return _error(f"{entry.name} failed: {type(exc).__name__}: {exc}"), "error"
-        return self._result(entry, value, _modern(protocol_version))
+        modern = _modern(protocol_version)
+        if isinstance(value, Binary):
+            return self._binary(entry, value, modern)
+        if entry.binary is not None and value is not None:
+            kind = "text" if isinstance(value, str) else "JSON"
+            expected = ErrorDetail("$", f"expected bytes ({entry.binary}), got {kind}")
+            return self._result(entry, value, modern, [expected])
+        return self._result(entry, value, modern)
 
-    def _result(self, entry: _Entry, value: Any, modern: bool) -> tuple[types.CallToolResult, str]:
+    def _result(
+        self,
+        entry: _Entry,
+        value: Any,
+        modern: bool,
+        found: Sequence[ErrorDetail] = (),
+        first: types.ContentBlock | None = None,
+    ) -> tuple[types.CallToolResult, str]:
+        """The result for ``value`` (``found``: problems known; ``first``: its block, not text)."""
+        shown = first if first is not None else None if value is None else _text_block(value)
         if entry.schema is None:
-            content = [] if value is None else [_text_block(value)]
-            return types.CallToolResult(content=content), "ok"
-        problems = value_problems(entry.schema, value)
+            return types.CallToolResult(content=[] if shown is None else [shown]), "ok"
+        problems = [*found, *value_problems(entry.schema, value)]
         if not problems:
             wrap = entry.wrap_modern if modern else entry.wrap_legacy
             structured = {"result": value} if wrap else value
             result = types.CallToolResult(
-                content=[_text_block(value)], structured_content=structured
+                content=[] if shown is None else [shown], structured_content=structured
             )
             return result, "ok"
         lines = [f"{p.path}: {p.message}" for p in problems]
@@ -278,10 +311,13 @@ class ToolSet:
         )
         if self.drift == "error":
             failure = warning.replace("warning: ", "error: ", 1)
+            if first is not None:  # the value as its own block (bytes), then the error
+                blocks = [first, types.TextContent(text=failure)]
+                return types.CallToolResult(content=blocks, is_error=True), "error"
             return _error(_dumps(value) + "\n\n" + failure), "error"
         return (
             types.CallToolResult(
-                content=[_text_block(value), types.TextContent(text=warning)],
+                content=[*([] if shown is None else [shown]), types.TextContent(text=warning)],
                 structured_content={"drift": lines, "result": value},
                 _meta={DRIFT_META: [p.to_dict() for p in problems]},
             ),
@@ -291,13 +327,14 @@ class ToolSet:
     def _binary(
         self, entry: _Entry, value: Binary, modern: bool
     ) -> tuple[types.CallToolResult, str]:
-        """Bytes: the content block, and the base64 text as the structured value."""
-        block = value.block(entry.name)
-        if entry.schema is None:
-            return types.CallToolResult(content=[block]), "ok"
-        result, status = self._result(entry, value.base64, modern)
-        result.content = [block, *result.content[1:]]
-        return result, status
+        """Bytes: their content block, and their base64 text as the structured value.
+
+        Bytes where the schema declares JSON are drift: returned whole, with the warning.
+        """
+        found: list[ErrorDetail] = []
+        if entry.schema is not None and entry.binary is None:
+            found.append(ErrorDetail("$", f"expected JSON, got bytes ({value.media_type})"))
+        return self._result(entry, value.base64, modern, found, value.block(entry.name))
 
 
 def _modern(version: str) -> bool:
