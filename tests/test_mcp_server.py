@@ -8,6 +8,7 @@ HTTP server) and a package generated from a corpus spec.
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -146,7 +147,8 @@ PETSTORE = CORPUS / "oai-v3.0-petstore-expanded" / "petstore-expanded.json"
 
 
 @pytest.mark.skipif(not PETSTORE.is_file(), reason="the shared OpenAPI corpus is not here")
-def test_generated_package_of_a_corpus_spec_over_stdio() -> None:
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_generated_package_of_a_corpus_spec(transport: str) -> None:
     from sktypes_codegen import generate_plugin
 
     with tempfile.TemporaryDirectory() as tmp, upstream() as api:
@@ -157,31 +159,44 @@ def test_generated_package_of_a_corpus_spec_over_stdio() -> None:
         api.route("DELETE", "/pets/1", (204, None))
         package = str(Path(tmp) / "served_petstore")
 
-        async def main() -> None:
-            async with stdio_session(package, "--base-url", api.url) as session:
-                tools = {t.name: t for t in (await session.list_tools()).tools}
-                find = tools["findPets"]
-                # the package records its spec: the spec's views are the contract
-                assert find.annotations is not None and find.annotations.read_only_hint
-                assert tools["deletePet"].annotations.destructive_hint  # type: ignore[union-attr]
-                assert "maximum number of results" in json.dumps(find.input_schema)
-                listed = await session.call_tool(find.name, {"tags": ["dog"], "limit": 2})
-                check_structured(find, listed)
-                # the body as the API sent it: a field the models do not declare is kept
-                assert listed.structured_content == {"result": pets}
-                assert api.seen[-1].query == [("tags", "dog"), ("limit", "2")]
-                by_id = next(n for n in tools if n.lower().endswith("by_id"))
-                odd = await session.call_tool(by_id, {"id": 7})
-                check_structured(tools[by_id], odd)
-                assert odd.structured_content["result"] == {"id": "seven", "name": "Odd"}
-                assert "$.id" in text_of(odd)
-                gone = await session.call_tool("deletePet", {"id": 1})
-                assert not gone.is_error
-                assert api.seen[-1].method == "DELETE"
-                bad = await session.call_tool(find.name, {"limit": "many"})
-                assert bad.is_error and "$.limit" in text_of(bad)
+        async def exercise(session: Any) -> None:
+            tools = {t.name: t for t in (await session.list_tools()).tools}
+            find = tools["findPets"]
+            # the package records its spec: the spec's views are the contract
+            assert find.annotations is not None and find.annotations.read_only_hint
+            assert tools["deletePet"].annotations.destructive_hint  # type: ignore[union-attr]
+            assert "maximum number of results" in json.dumps(find.input_schema)
+            listed = await session.call_tool(find.name, {"tags": ["dog"], "limit": 2})
+            check_structured(find, listed)
+            # the body as the API sent it: a field the models do not declare is kept
+            assert listed.structured_content == {"result": pets}
+            assert api.seen[-1].query == [("tags", "dog"), ("limit", "2")]
+            by_id = next(n for n in tools if n.lower().endswith("by_id"))
+            odd = await session.call_tool(by_id, {"id": 7})
+            check_structured(tools[by_id], odd)
+            assert odd.structured_content["result"] == {"id": "seven", "name": "Odd"}
+            assert "$.id" in text_of(odd)
+            gone = await session.call_tool("deletePet", {"id": 1})
+            assert not gone.is_error
+            assert api.seen[-1].method == "DELETE"
+            bad = await session.call_tool(find.name, {"limit": "many"})
+            assert bad.is_error and "$.limit" in text_of(bad)
 
-        anyio.run(main)
+        if transport == "stdio":
+
+            async def main() -> None:
+                async with stdio_session(package, "--base-url", api.url) as session:
+                    await exercise(session)
+
+            anyio.run(main)
+        else:
+            with http_server(package, "--base-url", api.url) as url:
+
+                async def over_http() -> None:
+                    async with http_session(url) as session:
+                        await exercise(session)
+
+                anyio.run(over_http)
 
 
 def test_unknown_target_fails_in_one_line(tmp_path: Path) -> None:
@@ -343,3 +358,75 @@ def test_binary_responses_over_stdio_are_content_blocks(tmp_path: Path) -> None:
     assert embedded.type == "resource" and embedded.resource.mime_type == "application/pdf"
     assert base64.b64decode(embedded.resource.blob) == pdf
     assert base64.b64decode(report.structured_content["result"]) == pdf
+
+
+TRACED = '''
+from sktypes import kernel_function
+
+@kernel_function
+def stock(sku: str) -> dict[str, int]:
+    """Units in stock per warehouse."""
+    if sku == "odd":
+        return {"north": "many"}  # breaks its own return type: drift
+    return {"north": 3}
+'''
+
+
+def test_verbose_traces_each_call_and_drift_is_logged(tmp_path: Path) -> None:
+    plugin = tmp_path / "traced.py"
+    plugin.write_text(TRACED)
+
+    def run(*flags: str) -> tuple[Any, str]:
+        with tempfile.TemporaryFile("w+") as errlog:
+
+            async def main() -> Any:
+                async with stdio_session(str(plugin), *flags, errlog=errlog) as session:
+                    return [
+                        await session.call_tool("stock", {"sku": "a1"}),
+                        await session.call_tool("stock", {"sku": 7}),
+                        await session.call_tool("stock", {"sku": "odd"}),
+                    ]
+
+            results = anyio.run(main)
+            errlog.seek(0)
+            return results, errlog.read()
+
+    (ok, invalid, drift), logged = run("--verbose")
+    assert not ok.is_error and invalid.is_error and drift.meta["sktypes/drift"]
+    calls = re.findall(r"INFO sktypes\.mcp: call stock (\d+\.\d) ms (\w+)", logged)
+    assert [status for _, status in calls] == ["ok", "invalid", "drift"]
+    assert "WARNING sktypes.mcp: stock: the result does not match the output schema (drift)" in (
+        logged
+    )
+    assert "$.north" in logged
+    # without --verbose: no trace, but the drift warning is always logged
+    _, quiet = run()
+    assert "call stock" not in quiet
+    assert "the result does not match the output schema (drift)" in quiet
+
+
+def test_closing_stdin_stops_a_stdio_server_cleanly() -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sktypes", "serve", str(EXAMPLES / "date_weather.py")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    hello = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    }
+    out, err = proc.communicate(json.dumps(hello).encode() + b"\n", timeout=60)
+    assert proc.returncode == 0, err.decode()
+    assert json.loads(out.splitlines()[0])["id"] == 1
+    assert b"Traceback" not in err
