@@ -130,9 +130,14 @@ browser: ## install Debian's chromium for the browser test of the docs (root + a
 .PHONY: bench
 bench: $(BENCH_VENV)/.installed $(BENCH_MCP_VENV)/.installed $(foreach f,$(INTEGRATIONS),.venv-$(f)/.installed) ## side-by-side benchmarks against the peers (own venvs; not a test)
 	@for b in benchmarks/bench_*.py; do [ $$b = benchmarks/bench_mcp.py ] && continue; echo "== $$b"; $(BENCH_VENV)/bin/python $$b || exit 1; done
-	@echo "== benchmarks/bench_mcp.py (in $(BENCH_MCP_VENV))"; $(BENCH_MCP_VENV)/bin/python benchmarks/bench_mcp.py
+	@echo "== benchmarks/bench_mcp.py (in $(BENCH_MCP_VENV))"; $(BENCH_MCP_VENV)/bin/python benchmarks/bench_mcp.py $(BENCH_MCP_ARGS)
+
+# e.g. a smoke run: make bench-mcp BENCH_MCP_ARGS="--calls 20 --rounds 1 --no-corpus"
+.PHONY: bench-mcp
+bench-mcp: $(BENCH_MCP_VENV)/.installed ## sktypes serve vs FastMCP's from_openapi only (BENCH_MCP_ARGS: its options)
+	$(BENCH_MCP_VENV)/bin/python benchmarks/bench_mcp.py $(BENCH_MCP_ARGS)
 
 .PHONY: clean
 clean: ## remove the venv, caches and build output
-	rm -rf $(VENV) $(BENCH_VENV) $(addprefix .venv-,$(INTEGRATIONS)) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist site *.egg-info
+	rm -rf $(VENV) $(BENCH_VENV) $(BENCH_MCP_VENV) $(addprefix .venv-,$(INTEGRATIONS)) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist site *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -800,3 +800,36 @@ def test_a_python_function_returning_bytes_gives_a_blob() -> None:
     assert block.resource.mime_type == "application/octet-stream"
     assert base64.b64decode(block.resource.blob) == bytes(range(200))
     assert base64.b64decode(loose.content[0].resource.blob) == b"\xff\xfe"
+
+
+@pytest.mark.parametrize("recorded", [True, False])
+def test_a_generated_package_returns_bytes_as_blocks(tmp_path: Path, recorded: bool) -> None:
+    import yaml
+
+    from sktypes_codegen import generate_plugin
+
+    spec = _binary_spec("3.0.3", "application/pdf", {"type": "string", "format": "binary"})
+    source = tmp_path / "media.yaml"
+    source.write_text(yaml.safe_dump(spec))
+    generate_plugin(source, tmp_path, name="media_plugin")
+    if not recorded:  # served as the package declares it: a method returning bytes
+        (tmp_path / "media_plugin" / "sktypes.json").unlink()
+    pdf = b"%PDF-1.7\n\xe2\xe3\xcf\xd3\x00"
+    with upstream() as api:
+        api.route("GET", "/media", (200, pdf, "application/pdf"))
+        server = mcp.server(str(tmp_path / "media_plugin"), base_url=api.url)
+
+        async def body(client: Any) -> Any:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            result = await client.call_tool("media", {})
+            check_structured(tools["media"], result)
+            return tools["media"], result
+
+        tool, result = _run(server, body)
+    listed = tool.output_schema["anyOf"][0]["properties"]["result"]
+    assert listed["contentEncoding"] == "base64"
+    assert listed["contentMediaType"] == "application/pdf"  # the package keeps it too
+    (block,) = result.content
+    assert block.resource.mime_type == "application/pdf"  # what the API sent
+    assert base64.b64decode(block.resource.blob) == pdf
+    assert (result.meta or {}).get(mcp.DRIFT_META) is None
