@@ -833,3 +833,59 @@ def test_a_generated_package_returns_bytes_as_blocks(tmp_path: Path, recorded: b
     assert block.resource.mime_type == "application/pdf"  # what the API sent
     assert base64.b64decode(block.resource.blob) == pdf
     assert (result.meta or {}).get(mcp.DRIFT_META) is None
+
+
+def test_bytes_arguments_are_sent_as_text_and_reported_with_their_paths() -> None:
+    binary = {"type": "string", "format": "binary"}
+    done = {"204": {"description": "stored"}}
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "Uploads", "version": "1"},
+        "paths": {
+            "/raw": {
+                "post": {
+                    "operationId": "raw",
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/octet-stream": {"schema": binary}},
+                    },
+                    "responses": done,
+                }
+            },
+            "/form": {
+                "post": {
+                    "operationId": "form",
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "multipart/form-data": {
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {
+                                        "note": {"type": "string"},
+                                        "files": {"type": "array", "items": binary},
+                                    },
+                                }
+                            }
+                        },
+                    },
+                    "responses": done,
+                }
+            },
+            "/plain": {"get": {"operationId": "plain", "responses": done}},
+        },
+    }
+    with upstream() as api:
+        api.route("POST", "/raw", (204, None))
+        server = mcp.server(load_openapi(spec), base_url=api.url)
+        assert [w.split(": bytes")[0] for w in server.warnings] == [
+            "raw: $.body",
+            "form: $.body.files[*]",
+        ]
+
+        async def body(client: Any) -> Any:
+            return await client.call_tool("raw", {"body": "héllo"})
+
+        result = _run(server, body)
+    assert not result.is_error
+    assert api.seen[-1].body == "héllo".encode()

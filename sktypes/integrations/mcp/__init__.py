@@ -109,12 +109,14 @@ def server(
         owns_client=owns,
     )
     served = load_served(targets, options)
+    toolset = ToolSet(served, drift=drift)
+    options.warnings.extend(toolset.warnings)
     for warning in options.warnings:
         log.warning("%s", warning)
     plugins = {s.view.plugin_name for s in served}
     default_name = plugins.pop() if len(plugins) == 1 and "" not in plugins else "sktypes"
     return McpServer(
-        ToolSet(served, drift=drift),
+        toolset,
         name=name or default_name,
         version=__version__,
         http_client=client,

@@ -36,6 +36,7 @@ from sktypes.views import FunctionView
 
 __all__ = [
     "DriftMode",
+    "binary_inputs",
     "binary_media_type",
     "binary_schema",
     "may_be_null",
@@ -71,22 +72,57 @@ def binary_media_type(schema: JsonDocument, declared: str | None = None) -> str 
     response's media type in the spec) when it names one type, else
     ``application/octet-stream``.
     """
-    from sktypes.kernel_openapi import is_text
-
     node = parse(schema).root
     seen: set[str] = set()
     while isinstance(node, RefNode) and node.ref not in seen:
         seen.add(node.ref)
         node = node.target
-    if not isinstance(node, StringNode) or node.implied or node.content_encoding:
+    if not isinstance(node, StringNode) or node.implied or not _is_binary(node):
         return None
     media = node.content_media_type
-    if node.format != "binary" and not (media and not is_text(media.lower())):
-        return None
     for candidate in (media, declared):
         if candidate and "*" not in candidate:
             return candidate.split(";")[0].strip().lower()
     return "application/octet-stream"
+
+
+def _is_binary(node: StringNode) -> bool:
+    """Whether a string node stands for bytes (not base64 or other text)."""
+    from sktypes.kernel_openapi import is_text
+
+    if node.content_encoding:
+        return False
+    media = node.content_media_type
+    return node.format == "binary" or bool(media and not is_text(media.lower()))
+
+
+def binary_inputs(schema: dict[str, Any]) -> list[str]:
+    """The JSON paths (``$.body``, ``$.body.file``, ``$.files[*]``) of bytes in arguments."""
+    found: list[str] = []
+
+    def walk(node: Node, path: str, seen: frozenset[str]) -> None:
+        if isinstance(node, StringNode):
+            if _is_binary(node) and path not in found:
+                found.append(path)
+        elif isinstance(node, ObjectNode):
+            for prop in node.properties:
+                walk(prop.node, f"{path}.{prop.name}", seen)
+            walk(node.additional, f"{path}.*", seen)
+        elif isinstance(node, ArrayNode):
+            for i, item in enumerate(node.prefix_items):
+                walk(item, f"{path}[{i}]", seen)
+            walk(node.items, f"{path}[*]", seen)
+        elif isinstance(node, UnionNode):
+            for option in node.options:
+                walk(option, path, seen)
+        elif isinstance(node, IntersectionNode):
+            for part in node.parts:
+                walk(part, path, seen)
+        elif isinstance(node, RefNode) and node.ref not in seen:
+            walk(node.target, path, seen | {node.ref})
+
+    walk(parse(schema).root, "$", frozenset())
+    return found
 
 
 def binary_schema(schema: JsonDocument, media_type: str) -> JsonDocument:

@@ -41,6 +41,7 @@ from mcp.types.version import is_version_at_least
 from sktypes.errors import ArgumentsError, ErrorDetail, HydrationError, SktypesError
 from sktypes.integrations.mcp._schemas import (
     DriftMode,
+    binary_inputs,
     binary_media_type,
     binary_schema,
     may_be_null,
@@ -161,6 +162,11 @@ class _Entry:
 class ToolSet:
     """The tools of a server: listings per protocol era, and the call path.
 
+    Attributes:
+        drift: what a result that breaks its schema becomes.
+        warnings: what the tools cannot express (a bytes argument), each with its tool
+            and argument path.
+
     Args:
         served: the functions.
         drift: ``"warn"`` returns a result that breaks its schema with a warning;
@@ -180,6 +186,7 @@ class ToolSet:
         qualified: bool | None = None,
     ) -> None:
         self.drift: DriftMode = drift
+        self.warnings: list[str] = []
         if qualified is None:
             qualified = len({s.view.plugin_name for s in served}) > 1
         names = NameTable()
@@ -198,6 +205,11 @@ class ToolSet:
             entry.legacy = self._tool(entry, modern=False)
             entry.modern = self._tool(entry, modern=True)
             self._entries[name] = entry
+            self.warnings.extend(
+                f"{name}: {path}: bytes are sent as the UTF-8 text of the string argument "
+                "(MCP arguments are JSON): bytes that are not text cannot be sent"
+                for path in binary_inputs(item.view.parameters_schema)
+            )
             for alias in {provider_name(item.view, "mcp"), item.view.name} - {name}:
                 self._aliases[alias] = None if alias in self._aliases else entry
         self._legacy = types.ListToolsResult(tools=[e.legacy for e in self._entries.values()])
