@@ -811,13 +811,14 @@ def test_a_generated_package_returns_bytes_as_blocks(tmp_path: Path, recorded: b
     spec = _binary_spec("3.0.3", "application/pdf", {"type": "string", "format": "binary"})
     source = tmp_path / "media.yaml"
     source.write_text(yaml.safe_dump(spec))
-    generate_plugin(source, tmp_path, name="media_plugin")
+    package = "media_recorded" if recorded else "media_bare"  # one import per name
+    generate_plugin(source, tmp_path, name=package)
     if not recorded:  # served as the package declares it: a method returning bytes
-        (tmp_path / "media_plugin" / "sktypes.json").unlink()
+        (tmp_path / package / "sktypes.json").unlink()
     pdf = b"%PDF-1.7\n\xe2\xe3\xcf\xd3\x00"
     with upstream() as api:
         api.route("GET", "/media", (200, pdf, "application/pdf"))
-        server = mcp.server(str(tmp_path / "media_plugin"), base_url=api.url)
+        server = mcp.server(str(tmp_path / package), base_url=api.url)
 
         async def body(client: Any) -> Any:
             tools = {t.name: t for t in (await client.list_tools()).tools}
@@ -828,7 +829,9 @@ def test_a_generated_package_returns_bytes_as_blocks(tmp_path: Path, recorded: b
         tool, result = _run(server, body)
     listed = tool.output_schema["anyOf"][0]["properties"]["result"]
     assert listed["contentEncoding"] == "base64"
-    assert listed["contentMediaType"] == "application/pdf"  # the package keeps it too
+    # the spec says which media type; the package alone says only bytes
+    declared = "application/pdf" if recorded else "application/octet-stream"
+    assert listed["contentMediaType"] == declared
     (block,) = result.content
     assert block.resource.mime_type == "application/pdf"  # what the API sent
     assert base64.b64decode(block.resource.blob) == pdf
@@ -889,3 +892,13 @@ def test_bytes_arguments_are_sent_as_text_and_reported_with_their_paths() -> Non
         result = _run(server, body)
     assert not result.is_error
     assert api.seen[-1].body == "héllo".encode()
+
+
+def test_two_packages_of_one_name_in_one_process_are_refused(tmp_path: Path) -> None:
+    from sktypes_codegen import generate_plugin
+
+    for folder in ("a", "b"):
+        generate_plugin(SPECS / "weather_plugin.openapi.yaml", tmp_path / folder, name="twin_pkg")
+    mcp.server(str(tmp_path / "a" / "twin_pkg"), base_url="http://127.0.0.1:9")
+    with pytest.raises(SktypesError, match="another module named 'twin_pkg' is already imported"):
+        mcp.server(str(tmp_path / "b" / "twin_pkg"), base_url="http://127.0.0.1:9")

@@ -153,6 +153,13 @@ def _import_directory(path: Path) -> types.ModuleType:
     if not (path / "__init__.py").is_file():
         raise TargetError("a directory target must be a Python package", file=str(path))
     parent = str(path.resolve().parent)
+    loaded = sys.modules.get(path.resolve().name)
+    if loaded is not None and Path(loaded.__file__ or "").resolve().parent != path.resolve():
+        raise TargetError(
+            f"another module named {path.resolve().name!r} is already imported "
+            f"(from {loaded.__file__}); serve this package from a new process",
+            file=str(path),
+        )
     if parent not in sys.path:
         sys.path.insert(0, parent)
     try:
