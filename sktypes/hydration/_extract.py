@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+import orjson
+
 from sktypes.errors import ErrorDetail, snippet
 from sktypes.hydration._errors import line_col
 from sktypes.hydration._scan import ScanResult
@@ -37,8 +39,15 @@ _JSON_LABELS = ("json", "json5", "jsonc", "")
 
 
 _FENCE = "```"
-# what moves the JSON state between fences: a string, an escape inside one, a bracket
+# a quote, an escape or a bracket (for matching_close)
 _JSON_TOKEN = re.compile(r'\\.|["{}\[\]]', re.S)
+
+
+# a whole JSON string (to its closing quote), matched in one step
+_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.S)
+# what lies between two brackets inside a JSON value: whole strings and other characters
+_BETWEEN = re.compile(r'(?:"(?:[^"\\]++|\\.)*+"|[^"{}\[\]\\]++|\\.)*+', re.S)
+_BRACKET = re.compile(r"\\.|[{}\[\]]", re.S)  # escapes are skipped, as in strings
 
 
 class _JsonState:
@@ -46,39 +55,74 @@ class _JsonState:
 
     Prose outside brackets is not JSON: its quotes are text. Inside a ``{``/``[`` value a
     ``"`` opens a string that runs to the next unescaped ``"``. The state advances
-    monotonically through the text (one regex match per token), so finding every fence
+    monotonically through the text, one regex step per bracket (strings and everything
+    else between brackets are skipped inside the regex engine), so finding every fence
     costs one linear pass.
     """
 
-    __slots__ = ("depth", "in_string", "pos", "text")
+    __slots__ = ("depth", "pos", "string_end", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = 0
         self.depth = 0
-        self.in_string = False
+        self.string_end: int | None = None  # inside a string ending there (-1: never)
 
     def inside_string(self, at: int) -> bool:
         """Advance to ``at``; whether ``at`` is inside a JSON string."""
-        for m in _JSON_TOKEN.finditer(self.text, self.pos, at):
-            tok = m.group()
-            if self.in_string:
-                if tok == '"':
-                    self.in_string = False
-            elif tok == '"':
-                self.in_string = self.depth > 0
-            elif tok in "{[":
-                self.depth += 1
-            elif tok in "}]" and self.depth:
-                self.depth -= 1
-        self.pos = max(self.pos, at)
-        return self.in_string
+        if self.string_end is not None:
+            if self.string_end < 0 or at < self.string_end:
+                self.pos = max(self.pos, at)
+                return True
+            self.pos, self.string_end = self.string_end, None
+        text = self.text
+        pos = self.pos
+        while pos < at:
+            if self.depth == 0:  # prose: only a bracket matters
+                m = _BRACKET.search(text, pos)
+                if m is None or m.start() >= at:
+                    pos = at
+                    break
+                pos = m.end()  # past ``at`` when ``at`` cuts an escape
+                self.depth += m.group() in "{["  # an escape adds nothing
+                continue
+            pos = _BETWEEN.match(text, pos, at).end()  # type: ignore[union-attr]
+            if pos >= at:
+                break
+            char = text[pos]
+            if char == '"':  # a string that does not end before ``at``
+                whole = _STRING.match(text, pos)
+                end = whole.end() if whole is not None else -1
+                if end < 0 or end > at:
+                    self.pos, self.string_end = at, end
+                    return True
+                pos = end  # pragma: no cover - _BETWEEN would have taken it
+            elif char == "\\":
+                pos += 2  # an escape that ``at`` cuts: the escaped character goes with it
+            else:
+                self.depth += 1 if char in "{[" else -1
+                pos += 1
+        self.pos = max(pos, at)
+        return False
 
     def reset(self, at: int) -> None:
         """A fence boundary: what follows starts outside any JSON value."""
         self.pos = at
         self.depth = 0
-        self.in_string = False
+        self.string_end = None
+
+
+def _is_json(body: str) -> bool:
+    """Whether ``body`` is one whole JSON value.
+
+    Then a fence right after it cannot lie inside one of its strings (a cut inside a string
+    leaves it unterminated), and the walk through its strings is not needed.
+    """
+    try:
+        orjson.loads(body)
+    except ValueError:  # orjson.JSONDecodeError: not JSON, too deep, a lone surrogate
+        return False
+    return True
 
 
 def _fences(text: str, limit: int = 8) -> list[tuple[str, str]]:
@@ -105,8 +149,9 @@ def _fences(text: str, limit: int = 8) -> list[tuple[str, str]]:
         label = text[start + 3 : eol].strip().lower()
         state.reset(eol + 1)
         end = text.find(_FENCE, eol + 1)
-        while end >= 0 and state.inside_string(end):
-            end = text.find(_FENCE, end + 3)
+        if end >= 0 and not _is_json(text[eol + 1 : end]):
+            while end >= 0 and state.inside_string(end):
+                end = text.find(_FENCE, end + 3)
         fences.append((label, text[eol + 1 : end if end >= 0 else len(text)]))
         if end < 0:
             break

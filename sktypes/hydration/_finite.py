@@ -28,9 +28,14 @@ from sktypes.hydration._targets import Target
 __all__ = ["FiniteOnly"]
 
 _HINTS = ("NaN", "Infinity")
-# text that pydantic may turn into a non-finite float: nan/inf words, exponents >= 100,
-# runs of 300+ digits
-_MAY_OVERFLOW = re.compile(r"(?i:nan|inf)|[eE]\+?0*[1-9]\d{2}|\d{300}")
+# Text that pydantic may turn into a non-finite float: nan/inf words (any case), exponents
+# of three digits or more, runs of 300+ digits. Found with bytes.translate and substring
+# search (C loops over the text: a regular expression over a 1 MB answer cost 80 ms, six
+# times pydantic's own validation). Digits become "0" and the letters of "nan", "inf" and
+# "e" lower case; anything else is kept, so "e000"/"e+000" is an exponent of three digits
+# or more.
+_SHAPES = bytes.maketrans(b"0123456789ENAIF", b"0000000000enaif")
+_LONG_RUN = b"0" * 300
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*+"|(?<![\w$.])(-?Infinity|NaN)(?![\w$])', re.S)
 _MESSAGE = (
     "{token} is not a JSON number (NaN and Infinity are refused; "
@@ -109,8 +114,15 @@ def check_result(value: Any) -> None:
 
 
 def _may_overflow(raw: str | bytes) -> bool:
-    text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
-    return _MAY_OVERFLOW.search(text) is not None
+    data = raw.encode("utf-8", errors="surrogatepass") if isinstance(raw, str) else raw
+    shapes = data.translate(_SHAPES)
+    return (
+        b"nan" in shapes
+        or b"inf" in shapes
+        or b"e000" in shapes
+        or b"e+000" in shapes
+        or _LONG_RUN in shapes
+    )
 
 
 class FiniteOnly(Target):
