@@ -475,9 +475,20 @@ def plugin_views(obj: Any, plugin_name: str | None = None) -> list[FunctionView]
     component of the module name. Views of an instance's methods are bound to it; views
     of a class's instance methods hold the plain function (bind an instance to call them).
 
+    A class that carries its views (``__function_views__``, as generated OpenAPI plugins do,
+    see :mod:`sktypes.generated`) returns those: the spec's own views, named as
+    ``load_openapi`` names them, bound to the methods.
+
     Raises:
         IntrospectionError: ``obj`` has no ``@kernel_function`` members.
     """
+    carried = getattr(obj, "__function_views__", None)
+    if callable(carried) and not isinstance(obj, types.ModuleType):
+        views = list(carried())
+        if plugin_name is not None:
+            views = [dataclasses.replace(v, plugin_name=plugin_name) for v in views]
+        if views:
+            return views
     if isinstance(obj, types.ModuleType):
         name = plugin_name or obj.__name__.rsplit(".", 1)[-1]
         members = [(n, v) for n, v in vars(obj).items() if _info(v) is not None]

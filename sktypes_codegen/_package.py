@@ -1,7 +1,8 @@
 """``generate_plugin``: an OpenAPI spec → a typed plugin package, written atomically.
 
 The package (``OUT/<name>/``) holds ``__init__.py``, ``plugin.py`` (the plugin class),
-``models.py`` (pydantic models), ``py.typed`` and ``manual.json`` (the planner manual).
+``models.py`` (pydantic models), ``py.typed`` and ``views.json`` (the spec's function views,
+which the plugin class hands to ``sktypes.plugin_views`` and the kernel).
 Request building and ``ApiError`` come from :mod:`sktypes.remote`, shared by every
 generated package and by ``sktypes.kernel_openapi``. Every Python file starts with a header
 naming the spec and its SHA-256, which ``sktypes check`` compares.
@@ -16,12 +17,9 @@ import shutil
 import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
-
-import orjson
 
 from sktypes.errors import GenerationError, SktypesError
-from sktypes.manual import functions_manual
+from sktypes.generated import VIEWS_FILE, Binding, dump_views
 from sktypes.openapi import OpenApiPlugin, load_openapi
 from sktypes_codegen._link import GenerationOptions, relative_to_package, write_link
 from sktypes_codegen._modules import models_module, plugin_module
@@ -132,7 +130,9 @@ def render_loaded(
         files["models.py"] = models_module(ctx, ctx.classes, header)
         files["plugin.py"] = plugin_module(ctx, header, sync=sync)
     files["py.typed"] = ""
-    files["manual.json"] = _manual(plugin)
+    bindings = [Binding(op.method_name, op.arguments) for op in ctx.operations]
+    pretty = len(plugin.views) <= _PRETTY_LIMIT
+    files[VIEWS_FILE] = dump_views(plugin.name, plugin.views, bindings, indent=pretty)
     return package, files
 
 
@@ -275,30 +275,4 @@ def _description(plugin: OpenApiPlugin) -> str:
 
 
 _PRETTY_LIMIT = 200
-"""Manuals of up to this many functions are indented; larger ones are written compact."""
-
-
-def _manual(plugin: OpenApiPlugin) -> str:
-    """The planner manual as JSON text (every function's schemas are self-contained).
-
-    Built one function at a time, so peak memory holds one entry's dicts, not all of them.
-    """
-    pretty = len(plugin.views) <= _PRETTY_LIMIT
-    option = orjson.OPT_INDENT_2 if pretty else 0
-    entries = []
-    for view in plugin.views:
-        manual: Any = functions_manual([view], format="planner")
-        entry = manual[0]
-        text = orjson.dumps(entry, option=option, default=_frozen).decode()
-        entries.append(text.replace("\n", "\n  ") if pretty else text)
-    if not entries:
-        return "[]\n"
-    if pretty:
-        return "[\n  " + ",\n  ".join(entries) + "\n]\n"
-    return "[" + ",".join(entries) + "]\n"
-
-
-def _frozen(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return dict(value)
-    raise TypeError(type(value).__name__)
+"""Views files of up to this many functions are indented; larger ones are written compact."""

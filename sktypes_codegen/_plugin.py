@@ -53,6 +53,8 @@ class OperationContext:
     content_type: str | None
     returns: str
     result_kind: str  # "none" | "json" | "text" | "bytes"
+    arguments: dict[str, str] = field(default_factory=dict)
+    """View parameter name → Python argument name, where they differ."""
     tag: str = ""
     """The operation's first tag (``""`` without tags): its submodule when split by tag."""
     models: frozenset[str] = frozenset()
@@ -217,6 +219,7 @@ def _operation(
         content_type=content_type,
         returns=returns,
         result_kind=kind,
+        arguments={k: v for k, v in arg_of.items() if k != v},
         tag=op.tags[0] if op.tags else "",
     )
 

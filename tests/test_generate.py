@@ -21,11 +21,11 @@ import pytest
 import sktypes as sk
 from sktypes.errors import GenerationError
 from sktypes_codegen import generate_plugin, render_plugin
+from tests.corpus_util import CORPUS
 from tests.golden_util import GOLDEN
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "schemas" / "examples"
-CORPUS = ROOT.parent / "shared" / "corpus" / "openapi"
 BIN = Path(sys.executable).parent
 RUFF_RULES = "E,F,W,I,B,UP,SIM,RUF,C4,PIE,RET"
 
@@ -248,7 +248,7 @@ def test_cli_generate_check_and_bad_input(tmp_path: Path) -> None:
 
 
 def test_invalid_spec_generates_with_validation_off(tmp_path: Path) -> None:
-    spec = ROOT.parent / "shared" / "corpus" / "openapi" / "googlemaps-multifile" / "index.yml"
+    spec = CORPUS / "googlemaps-multifile" / "index.yml"
     if not spec.exists():
         pytest.skip("the shared corpus is not next to this checkout")
     with pytest.raises(GenerationError, match=r"index\.yml"):

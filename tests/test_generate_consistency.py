@@ -22,10 +22,10 @@ import pytest
 
 import sktypes as sk
 from sktypes_codegen import generate_plugin
+from tests.corpus_util import CORPUS
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "schemas" / "examples"
-CORPUS = ROOT.parent / "shared" / "corpus" / "openapi"
 _FORMATS = {"date-time", "date", "time", "uuid"}
 _DEPTH = 4
 DEEP = "..."

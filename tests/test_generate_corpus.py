@@ -18,10 +18,10 @@ import pytest
 
 import sktypes as sk
 from sktypes_codegen._package import render_loaded
+from tests.corpus_util import CORPUS
 from tests.test_generate_consistency import assert_consistent
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT.parent / "shared" / "corpus" / "openapi"
 BIN = Path(sys.executable).parent
 RUFF_RULES = "E,F,W,I,B,UP,SIM,RUF,C4,PIE,RET"
 LIMIT = None if os.environ.get("SKTYPES_CORPUS_FULL") == "1" else 60

@@ -204,8 +204,8 @@ def test_the_installed_wheel_generates_checks_and_hydrates(venv: Path, tmp_path:
         cwd=repo,
     )
     assert gen.returncode == 0, gen.stdout + gen.stderr
-    manual = repo / "plugins" / "weather" / "manual.json"
-    assert json.loads(manual.read_text())[0]["name"]
+    views = repo / "plugins" / "weather" / "views.json"
+    assert json.loads(views.read_text())["functions"][0]["view"]["name"]
     checked = _run(venv, "sktypes", "check", ".", cwd=repo)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     (repo / "tools.manual.json").write_text(json.dumps([{"name": "x", "parameters": 1}]))

@@ -12,6 +12,7 @@ import pytest
 import sktypes as sk
 from sktypes.errors import GenerationError
 from sktypes_codegen import generate_stubs
+from tests.corpus_util import CORPUS
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -146,9 +147,6 @@ def test_stubs_cli_writes_module_and_reports_missing_file(tmp_path: Path) -> Non
     assert bad.returncode == 2
     assert bad.stderr.startswith("sktypes: error: ") and "nope.json" in bad.stderr
     assert "Traceback" not in bad.stderr
-
-
-CORPUS = ROOT.parent / "shared" / "corpus" / "openapi"
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="corpus not available")

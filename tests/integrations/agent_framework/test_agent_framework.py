@@ -171,9 +171,9 @@ def test_generated_openapi_plugin_calls_the_server(generated_pets: Any) -> None:
     _, (listed, added, refused) = run(
         tools,
         calls(
-            ("PetsPlugin-listPets", {"kind": "dog", "limit": 2}),
-            ("PetsPlugin-addPet", {"body": {"name": "Rex", "kind": "dog"}}),
-            ("PetsPlugin-listPets", {"kind": "cow"}),
+            ("Pets-listPets", {"kind": "dog", "limit": 2}),
+            ("Pets-addPet", {"body": {"name": "Rex", "kind": "dog"}}),
+            ("Pets-listPets", {"kind": "cow"}),
         ),
         answer(),
     )

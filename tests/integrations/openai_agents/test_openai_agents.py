@@ -182,12 +182,12 @@ def test_generated_openapi_plugin_calls_the_server(generated_pets: Any) -> None:
     _, (listed, added, refused) = run(
         integration.export(generated_pets),
         calls(
-            ("PetsPlugin-listPets", {"kind": "dog", "limit": 2}),
+            ("Pets-listPets", {"kind": "dog", "limit": 2}),
             (
-                "PetsPlugin-addPet",
+                "Pets-addPet",
                 {"body": {"name": "Rex", "kind": "dog", "age": None, "owner": None}},
             ),
-            ("PetsPlugin-listPets", {"kind": "cow", "limit": None}),
+            ("Pets-listPets", {"kind": "cow", "limit": None}),
         ),
     )
     assert [p.name for p in listed.output.value] == ["dog0", "dog1"]

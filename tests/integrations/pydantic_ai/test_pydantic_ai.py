@@ -165,8 +165,8 @@ def test_generated_openapi_plugin_calls_the_server(generated_pets: Any) -> None:
     script = run(
         integration.export(generated_pets),
         calls(
-            ("PetsPlugin-listPets", {"kind": "dog", "limit": 2}),
-            ("PetsPlugin-addPet", {"body": {"name": "Rex", "kind": "dog"}}),
+            ("Pets-listPets", {"kind": "dog", "limit": 2}),
+            ("Pets-addPet", {"body": {"name": "Rex", "kind": "dog"}}),
         ),
     )
     listed, added = parts(script)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import httpx
 from sktypes import kernel_function
+from sktypes.generated import PackageViews
 from sktypes.remote import ApiClient, Request, parse_json
 
 from .models import (
@@ -21,6 +22,8 @@ DEFAULT_BASE_URL = "https://date.example.com"
 
 class DatePluginSimpleComplexPlugin(ApiClient):
     """Typed client for DatePluginSimpleComplex (version 1.0)."""
+
+    __function_views__ = PackageViews(__package__)
 
     def __init__(
         self,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import httpx
 from sktypes import kernel_function
+from sktypes.generated import PackageViews
 from sktypes.remote import ApiClient, Request, parse_json
 
 from .models import (
@@ -22,6 +23,8 @@ DEFAULT_BASE_URL = "http://petstore.swagger.io/api"
 
 class SwaggerPetstorePlugin(ApiClient):
     """Typed client for Swagger Petstore (version 1.0.0)."""
+
+    __function_views__ = PackageViews(__package__)
 
     def __init__(
         self,

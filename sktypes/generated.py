@@ -1,0 +1,244 @@
+"""What packages written by ``sktypes generate`` import at run time (besides ``sktypes.remote``).
+
+- :data:`MISSING`: pydantic's sentinel for "absent", distinct from ``None`` ("null"). A
+  property or parameter the spec lets a caller leave out, but does not make nullable, is typed
+  ``T | MISSING = MISSING``: left out, it stays out of the model dump and of the request.
+  It is ``pydantic.MISSING`` on pydantic 2.14 and later and
+  ``pydantic.experimental.missing_sentinel.MISSING`` on 2.12-2.13 (Semantic Kernel pins
+  ``pydantic<2.14``); both are the same object, so generated code works on either.
+- :class:`PackageViews`: a generated plugin carries the function views ``load_openapi`` builds
+  for its spec (``views.json``, definitions stored once) and hands them to
+  :func:`sktypes.plugin_views` and the kernel, bound to the plugin's methods and typed with the
+  generated models. ``plugin_views(Plugin())`` therefore equals ``load_openapi(spec).views``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib.resources
+import inspect
+import threading
+import typing
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from sktypes.errors import SktypesError
+from sktypes.jsondoc import FrozenDict, freeze
+from sktypes.views import FunctionView, ReturnParameterView
+
+if TYPE_CHECKING:  # the one sentinel both import paths give
+    from pydantic_core import MISSING
+else:
+    try:
+        from pydantic import MISSING
+    except ImportError:  # pydantic 2.12-2.13
+        from pydantic.experimental.missing_sentinel import MISSING
+
+__all__ = [
+    "MISSING",
+    "VIEWS_FILE",
+    "VIEWS_FORMAT",
+    "Binding",
+    "PackageViews",
+    "dump_views",
+    "load_views",
+]
+
+VIEWS_FILE = "views.json"
+"""The file of a generated package that holds its views."""
+
+VIEWS_FORMAT = "sktypes-views/1"
+"""The ``format`` member of that file (a reader refuses others)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Binding:
+    """How one view maps onto a generated method.
+
+    Attributes:
+        method: the method's attribute name on the plugin class.
+        arguments: view parameter name → Python argument name, where they differ.
+    """
+
+    method: str
+    arguments: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+
+def dump_views(
+    plugin_name: str, views: list[FunctionView], bindings: list[Binding], *, indent: bool = False
+) -> str:
+    """Serialize ``views`` with their bindings, every shared ``$defs`` entry written once.
+
+    Each schema's ``$defs`` object is replaced by the list of its names; the definitions go
+    to one top-level ``defs`` object. The schemas are written from their frozen values,
+    never copied whole.
+    """
+    defs: dict[str, Any] = {}
+    functions = []
+    for view, binding in zip(views, bindings, strict=True):
+        params = [dataclasses.replace(p, schema=None, type=p.type) for p in view.parameters]
+        ret = view.return_parameter
+        bare = dataclasses.replace(
+            view,
+            parameters=tuple(params),
+            return_parameter=dataclasses.replace(ret, schema=None, type=ret.type),
+        )
+        data = bare.to_dict()
+        schemas = [*(p.schema for p in view.parameters), ret.schema]
+        holders = [*data["parameters"], data["return_parameter"]]
+        for holder, schema in zip(holders, schemas, strict=True):
+            if schema is not None:
+                holder["schema"] = _shared(schema.value, defs)
+        entry: dict[str, Any] = {"view": data, "method": binding.method}
+        if binding.arguments:
+            entry["arguments"] = dict(binding.arguments)
+        functions.append(entry)
+    document = {
+        "format": VIEWS_FORMAT,
+        "plugin": plugin_name,
+        "functions": functions,
+        "defs": dict(sorted(defs.items())),
+    }
+    option = orjson.OPT_INDENT_2 if indent else 0
+    return orjson.dumps(document, option=option, default=_plain).decode() + "\n"
+
+
+def _shared(schema: Any, defs: dict[str, Any]) -> Any:
+    """``schema`` with its ``$defs`` replaced by references into ``defs``.
+
+    Each entry is the definition's name, or ``[name, key]`` when another schema already
+    holds that name in ``defs`` (the request and response forms of one component differ
+    when it has ``readOnly`` or ``writeOnly`` properties): it is stored as ``name@2``.
+    """
+    local = schema.get("$defs") if isinstance(schema, Mapping) else None
+    if not isinstance(local, Mapping):
+        return schema
+    names: list[Any] = []
+    for name, sub in local.items():
+        key, n = name, 1
+        while key in defs and defs[key] is not sub and defs[key] != sub:
+            n += 1
+            key = f"{name}@{n}"
+        defs[key] = sub
+        names.append(name if key == name else [name, key])
+    return {**schema, "$defs": names}
+
+
+def _plain(value: Any) -> Any:
+    """Orjson's fallback: frozen JSON objects are written as objects."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(type(value).__name__)
+
+
+def load_views(text: str | bytes) -> tuple[list[FunctionView], list[Binding]]:
+    """Read :func:`dump_views` output: the views (no native types yet) and their bindings.
+
+    Every definition is frozen once and shared by the schemas that use it.
+
+    Raises:
+        SktypesError: the text is not a views file of this format.
+    """
+    try:
+        document = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        raise SktypesError(f"not a views file: {exc}") from None
+    if not isinstance(document, dict) or document.get("format") != VIEWS_FORMAT:
+        raise SktypesError(f"not a views file of format {VIEWS_FORMAT!r}")
+    frozen = {name: freeze(sub) for name, sub in document.get("defs", {}).items()}
+    views: list[FunctionView] = []
+    bindings: list[Binding] = []
+    for entry in document.get("functions", ()):
+        data = entry["view"]
+        for holder in [*data.get("parameters", ()), data.get("return_parameter") or {}]:
+            schema = holder.get("schema")
+            if isinstance(schema, dict) and isinstance(schema.get("$defs"), list):
+                pairs = [(n, n) if isinstance(n, str) else n for n in schema["$defs"]]
+                schema["$defs"] = FrozenDict({n: frozen[key] for n, key in pairs})
+        views.append(FunctionView.from_dict(data))
+        bindings.append(Binding(entry["method"], entry.get("arguments") or {}))
+    return views, bindings
+
+
+class PackageViews:
+    """The views of a generated plugin class, read once from its package's ``views.json``.
+
+    Set as the class attribute ``__function_views__``: ``plugin.__function_views__()``
+    returns the views bound to ``plugin``'s methods (each parameter's and the return's
+    ``native_type`` taken from the method's annotations); on the class itself, the views
+    hold the plain functions (bind an instance to call them), as ``plugin_views`` does.
+
+    Args:
+        package: the generated package (``__package__`` of the module that sets it).
+        resource: the file name inside the package.
+    """
+
+    def __init__(self, package: str | None, resource: str = VIEWS_FILE) -> None:
+        if not package:
+            raise SktypesError("PackageViews needs the package of a generated plugin")
+        self._package = package
+        self._resource = resource
+        self._lock = threading.Lock()
+        self._loaded: tuple[list[FunctionView], list[Binding]] | None = None
+        self._typed: dict[type, list[tuple[FunctionView, Binding]]] = {}
+
+    def __get__(self, instance: object, owner: type) -> Callable[[], list[FunctionView]]:
+        return functools.partial(self._views, instance, owner)
+
+    def _load(self) -> tuple[list[FunctionView], list[Binding]]:
+        if self._loaded is None:
+            with self._lock:
+                if self._loaded is None:
+                    files = importlib.resources.files(self._package)
+                    self._loaded = load_views((files / self._resource).read_bytes())
+        return self._loaded
+
+    def _typed_views(self, owner: type) -> list[tuple[FunctionView, Binding]]:
+        found = self._typed.get(owner)
+        if found is None:
+            views, bindings = self._load()
+            found = [(_typed(view, b, owner), b) for view, b in zip(views, bindings, strict=True)]
+            self._typed[owner] = found
+        return found
+
+    def _views(self, instance: object, owner: type) -> list[FunctionView]:
+        out = []
+        for view, binding in self._typed_views(owner):
+            target = getattr(owner if instance is None else instance, binding.method)
+            native = _renamed(target, binding.arguments) if binding.arguments else target
+            out.append(dataclasses.replace(view, native_function=native))
+        return out
+
+
+def _typed(view: FunctionView, binding: Binding, owner: type) -> FunctionView:
+    """``view`` with the native types of the method's annotations."""
+    method = getattr(owner, binding.method)
+    hints = typing.get_type_hints(method, include_extras=True)
+    params = tuple(
+        dataclasses.replace(p, native_type=hints.get(binding.arguments.get(p.name, p.name)))
+        for p in view.parameters
+    )
+    ret: ReturnParameterView = view.return_parameter
+    if ret.schema is not None and "return" in hints:
+        ret = dataclasses.replace(ret, native_type=hints["return"])
+    return dataclasses.replace(view, parameters=params, return_parameter=ret)
+
+
+def _renamed(method: Callable[..., Any], names: Mapping[str, str]) -> Callable[..., Any]:
+    """``method`` called with the view's parameter names (``X-Request-Id`` → ``x_request_id``)."""
+    if inspect.iscoroutinefunction(method):
+
+        async def call_async(*args: Any, **arguments: Any) -> Any:
+            return await method(*args, **{names.get(k, k): v for k, v in arguments.items()})
+
+        call_async.__wrapped__ = method  # type: ignore[attr-defined]
+        return call_async
+
+    def call(*args: Any, **arguments: Any) -> Any:
+        return method(*args, **{names.get(k, k): v for k, v in arguments.items()})
+
+    call.__wrapped__ = method  # type: ignore[attr-defined]
+    return call
