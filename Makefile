@@ -25,6 +25,15 @@ $(VENV)/.installed-mcp: pyproject.toml | $(BIN)/python
 	$(PY) -m pip install --quiet -e '.[mcp]'
 	@touch $@
 
+# Generated code must run on pydantic 2.12-2.13 too (Semantic Kernel pins pydantic<2.14)
+COMPAT_VENV := .venv-pydantic213
+
+$(COMPAT_VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(COMPAT_VENV)
+	$(COMPAT_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(COMPAT_VENV)/bin/python -m pip install --quiet -e . 'pydantic>=2.13,<2.14' 'pytest>=8' 'hypothesis>=6.100,<6.170.10' --config-settings editable_mode=compat
+	@touch $@
+
 BENCH_VENV := .bench-venv
 
 $(BENCH_VENV)/.installed: pyproject.toml
@@ -76,8 +85,10 @@ lint: $(VENV)/.installed-dev ## ruff check, ruff format --check, mypy --strict
 	$(BIN)/mypy --strict sktypes sktypes_codegen examples tests/typing_*.py
 
 .PHONY: test
-test: $(VENV)/.installed-dev lint ## the whole suite: lint, types, unit, property, golden, corpus, docs
+test: $(VENV)/.installed-dev $(COMPAT_VENV)/.installed lint ## the whole suite: lint, types, unit, property, golden, corpus, docs
 	$(BIN)/pytest -n 2 --dist loadgroup -q -p no:cacheprovider
+	@echo "== generated code on pydantic 2.13 ($(COMPAT_VENV))"
+	$(COMPAT_VENV)/bin/pytest -q -p no:cacheprovider -o addopts= tests/test_generate_compat.py
 	$(MAKE) --no-print-directory integrations
 
 # --- framework integrations: each framework in its own venv (.venv-<extra>), built by uv ---
@@ -139,5 +150,5 @@ bench-mcp: $(BENCH_MCP_VENV)/.installed ## sktypes serve vs FastMCP's from_opena
 
 .PHONY: clean
 clean: ## remove the venv, caches and build output
-	rm -rf $(VENV) $(BENCH_VENV) $(BENCH_MCP_VENV) $(addprefix .venv-,$(INTEGRATIONS)) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist site *.egg-info
+	rm -rf $(VENV) $(COMPAT_VENV) $(BENCH_VENV) $(BENCH_MCP_VENV) $(addprefix .venv-,$(INTEGRATIONS)) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist site *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

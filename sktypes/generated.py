@@ -6,6 +6,11 @@
   It is ``pydantic.MISSING`` on pydantic 2.14 and later and
   ``pydantic.experimental.missing_sentinel.MISSING`` on 2.12-2.13 (Semantic Kernel pins
   ``pydantic<2.14``); both are the same object, so generated code works on either.
+- Validators for what pydantic's own constraints do not say: :func:`discriminated_by`
+  (OpenAPI's ``discriminator`` with its ``mapping``), :func:`unique_items`, :func:`one_of`
+  (``enum``/``const`` values that are not ``Literal`` material) and :func:`text` (string
+  constraints on a value parsed into another type, or a ``pattern`` pydantic's regex engine
+  does not support). Values are compared the way JSON compares them (``1`` is not ``true``).
 - :class:`PackageViews`: a generated plugin carries the function views ``load_openapi`` builds
   for its spec (``views.json``, definitions stored once) and hands them to
   :func:`sktypes.plugin_views` and the kernel, bound to the plugin's methods and typed with the
@@ -14,16 +19,20 @@
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import functools
 import importlib.resources
 import inspect
+import re
 import threading
+import types
 import typing
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import orjson
+import pydantic
 
 from sktypes.errors import SktypesError
 from sktypes.jsondoc import FrozenDict, freeze
@@ -43,8 +52,13 @@ __all__ = [
     "VIEWS_FORMAT",
     "Binding",
     "PackageViews",
+    "basic_auth",
+    "discriminated_by",
     "dump_views",
     "load_views",
+    "one_of",
+    "text",
+    "unique_items",
 ]
 
 VIEWS_FILE = "views.json"
@@ -52,6 +66,123 @@ VIEWS_FILE = "views.json"
 
 VIEWS_FORMAT = "sktypes-views/1"
 """The ``format`` member of that file (a reader refuses others)."""
+
+
+# --- validators generated models use -------------------------------------------------
+
+
+def discriminated_by(
+    member: str, mapping: Mapping[str, str] | None = None
+) -> pydantic.Discriminator:
+    """A discriminator reading the wire member ``member`` (OpenAPI's ``propertyName``).
+
+    The options of the union carry ``Tag(<definition name>)``; ``mapping`` maps member values
+    to those names (OpenAPI's ``mapping``); a value it does not list is taken as the name
+    itself (OpenAPI's implicit mapping). Works on JSON data and on model instances (their
+    field with that alias, or an extra member).
+    """
+    names = dict(mapping or {})
+
+    def tag(value: Any) -> str | None:
+        if isinstance(value, Mapping):
+            found = value.get(member)
+        elif isinstance(value, pydantic.BaseModel):
+            found = _member(value, member)
+        else:
+            return None
+        if not isinstance(found, str):
+            return None
+        return names.get(found, found)
+
+    return pydantic.Discriminator(tag)
+
+
+def _member(model: pydantic.BaseModel, member: str) -> Any:
+    for name, info in type(model).model_fields.items():
+        if (info.alias or name) == member:
+            return getattr(model, name)
+    extra = model.__pydantic_extra__ or {}
+    return extra.get(member)
+
+
+def _canonical(value: Any) -> bytes:
+    """JSON text that tells ``1`` from ``true`` and ignores key order (numbers as numbers)."""
+    return orjson.dumps(_jsonish(value), option=orjson.OPT_SORT_KEYS)
+
+
+def _jsonish(value: Any) -> Any:
+    if isinstance(value, pydantic.BaseModel):
+        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)  # JSON Schema: 1.0 is the integer 1
+    if isinstance(value, Mapping):
+        return {str(k): _jsonish(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonish(v) for v in value]
+    return value
+
+
+def _unique(value: list[Any]) -> list[Any]:
+    seen: set[bytes] = set()
+    for item in value:
+        key = _canonical(item)
+        if key in seen:
+            raise ValueError("items must be unique (uniqueItems)")
+        seen.add(key)
+    return value
+
+
+unique_items = pydantic.AfterValidator(_unique)
+"""``uniqueItems: true``: no two items are the same JSON value."""
+
+
+def one_of(*values: Any) -> pydantic.AfterValidator:
+    """``enum``/``const`` values ``Literal`` cannot hold (floats, arrays, objects)."""
+    allowed = {_canonical(v) for v in values}
+    shown = ", ".join(orjson.dumps(v).decode() for v in values)
+
+    def check(value: Any) -> Any:
+        if _canonical(value) not in allowed:
+            raise ValueError(f"must be one of {shown}")
+        return value
+
+    return pydantic.AfterValidator(check)
+
+
+def text(
+    *, min_length: int | None = None, max_length: int | None = None, pattern: str | None = None
+) -> pydantic.BeforeValidator:
+    """String constraints checked on the text before it is parsed into another type.
+
+    For a ``date-time`` with ``maxLength``, or a ``pattern`` pydantic's regex engine cannot
+    compile (lookarounds, backreferences): searched with Python's ``re`` like JSON Schema
+    validators do. Values that are not strings pass through to the type's own validation.
+    """
+    compiled = re.compile(pattern) if pattern is not None else None
+
+    def check(value: Any) -> Any:
+        if isinstance(value, str):
+            length = len(value)
+            if min_length is not None and length < min_length:
+                raise ValueError(f"must have at least {min_length} characters")
+            if max_length is not None and length > max_length:
+                raise ValueError(f"must have at most {max_length} characters")
+            if compiled is not None and compiled.search(value) is None:
+                raise ValueError(f"must match {pattern!r}")
+        return value
+
+    return pydantic.BeforeValidator(check)
+
+
+def basic_auth(username: str | None, password: str | None) -> str:
+    """The ``Authorization`` value of HTTP basic authentication (``""``: none given)."""
+    if username is None and password is None:
+        return ""
+    token = base64.b64encode(f"{username or ''}:{password or ''}".encode()).decode("ascii")
+    return f"Basic {token}"
+
+
+# --- views ----------------------------------------------------------------------------
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -183,7 +314,7 @@ class PackageViews:
         self._resource = resource
         self._lock = threading.Lock()
         self._loaded: tuple[list[FunctionView], list[Binding]] | None = None
-        self._typed: dict[type, list[tuple[FunctionView, Binding]]] = {}
+        self._typed: dict[type, list[_Typed]] = {}
 
     def __get__(self, instance: object, owner: type) -> Callable[[], list[FunctionView]]:
         return functools.partial(self._views, instance, owner)
@@ -196,49 +327,89 @@ class PackageViews:
                     self._loaded = load_views((files / self._resource).read_bytes())
         return self._loaded
 
-    def _typed_views(self, owner: type) -> list[tuple[FunctionView, Binding]]:
+    def _typed_views(self, owner: type) -> list[_Typed]:
         found = self._typed.get(owner)
         if found is None:
             views, bindings = self._load()
-            found = [(_typed(view, b, owner), b) for view, b in zip(views, bindings, strict=True)]
+            found = [_typed(view, b, owner) for view, b in zip(views, bindings, strict=True)]
             self._typed[owner] = found
         return found
 
     def _views(self, instance: object, owner: type) -> list[FunctionView]:
         out = []
-        for view, binding in self._typed_views(owner):
-            target = getattr(owner if instance is None else instance, binding.method)
-            native = _renamed(target, binding.arguments) if binding.arguments else target
-            out.append(dataclasses.replace(view, native_function=native))
+        for typed in self._typed_views(owner):
+            target = getattr(owner if instance is None else instance, typed.binding.method)
+            if typed.binding.arguments or typed.absent_if_none:
+                target = _calling(target, typed.binding.arguments, typed.absent_if_none)
+            out.append(dataclasses.replace(typed.view, native_function=target))
         return out
 
 
-def _typed(view: FunctionView, binding: Binding, owner: type) -> FunctionView:
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Typed:
+    """A view with its native types, how it binds, and which ``None`` means "not given"."""
+
+    view: FunctionView
+    binding: Binding
+    absent_if_none: frozenset[str]
+
+
+def _typed(view: FunctionView, binding: Binding, owner: type) -> _Typed:
     """``view`` with the native types of the method's annotations."""
     method = getattr(owner, binding.method)
     hints = typing.get_type_hints(method, include_extras=True)
-    params = tuple(
-        dataclasses.replace(p, native_type=hints.get(binding.arguments.get(p.name, p.name)))
-        for p in view.parameters
-    )
+    params = []
+    absent = set()
+    for p in view.parameters:
+        hint = hints.get(binding.arguments.get(p.name, p.name))
+        params.append(dataclasses.replace(p, native_type=hint))
+        if not p.is_required and not _admits_none(hint):
+            absent.add(p.name)
     ret: ReturnParameterView = view.return_parameter
     if ret.schema is not None and "return" in hints:
         ret = dataclasses.replace(ret, native_type=hints["return"])
-    return dataclasses.replace(view, parameters=params, return_parameter=ret)
+    typed = dataclasses.replace(view, parameters=tuple(params), return_parameter=ret)
+    return _Typed(typed, binding, frozenset(absent))
 
 
-def _renamed(method: Callable[..., Any], names: Mapping[str, str]) -> Callable[..., Any]:
-    """``method`` called with the view's parameter names (``X-Request-Id`` → ``x_request_id``)."""
+def _admits_none(hint: Any) -> bool:
+    if hint is None or hint is type(None) or hint is Any:
+        return True
+    origin = typing.get_origin(hint)
+    if origin is typing.Annotated:
+        return _admits_none(typing.get_args(hint)[0])
+    if origin is typing.Union or origin is types.UnionType:
+        return any(_admits_none(a) for a in typing.get_args(hint))
+    return False
+
+
+def _calling(
+    method: Callable[..., Any], names: Mapping[str, str], absent_if_none: frozenset[str]
+) -> Callable[..., Any]:
+    """``method`` called with the view's parameter names (``X-Request-Id`` → ``x_request_id``).
+
+    A ``None`` for an optional parameter that cannot be null is what a caller that fills
+    in view defaults (``default_value`` is ``None`` when the spec gives none) sends for "not
+    given": it is left out, so the method's ``MISSING`` default applies.
+    """
+
+    def arguments_of(arguments: dict[str, Any]) -> dict[str, Any]:
+        return {
+            names.get(k, k): v
+            for k, v in arguments.items()
+            if not (v is None and k in absent_if_none)
+        }
+
     if inspect.iscoroutinefunction(method):
 
         async def call_async(*args: Any, **arguments: Any) -> Any:
-            return await method(*args, **{names.get(k, k): v for k, v in arguments.items()})
+            return await method(*args, **arguments_of(arguments))
 
         call_async.__wrapped__ = method  # type: ignore[attr-defined]
         return call_async
 
     def call(*args: Any, **arguments: Any) -> Any:
-        return method(*args, **{names.get(k, k): v for k, v in arguments.items()})
+        return method(*args, **arguments_of(arguments))
 
     call.__wrapped__ = method  # type: ignore[attr-defined]
     return call

@@ -25,7 +25,10 @@ transport apply. Precedence, lowest first: the client's defaults, ``ApiClient`` 
 the operation's explicit parameters.
 
 Values are JSON data or anything pydantic can dump (models are dumped by alias, leaving
-unset fields out).
+unset fields out). ``MISSING`` (``sktypes.generated.MISSING``, what a generated method's
+optional parameters default to) is never sent: the parameter, body or member is left out.
+An explicit ``None`` body is sent as JSON ``null``; ``None`` query, header and cookie values
+are left out (they have no ``null``).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ import httpx
 import pydantic
 
 from sktypes.errors import RemoteRequestError
+from sktypes.generated import MISSING
 from sktypes.hydration import hydrate
 
 __all__ = [
@@ -124,7 +128,7 @@ def to_json(value: Any) -> Any:
     if isinstance(value, pydantic.BaseModel):
         return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
     if isinstance(value, Mapping):
-        return {str(k): to_json(v) for k, v in value.items()}
+        return {str(k): to_json(v) for k, v in value.items() if v is not MISSING}
     if isinstance(value, (list, tuple)):
         return [to_json(v) for v in value]
     return _ANY.dump_python(value, mode="json", by_alias=True)
@@ -162,7 +166,7 @@ _DELIMITERS = {"form": ",", "simple": ",", "spaceDelimited": " ", "pipeDelimited
 def _pairs(params: Sequence[Param], scalar: Callable[[Any], str]) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for name, raw, style, explode in params:
-        if raw is None:
+        if raw is None or raw is MISSING:
             continue
         value = to_json(raw)
         if style == "json":
@@ -343,7 +347,7 @@ def _form_fields(body: Any, operation: str) -> dict[str, Any]:
         dumped = body.model_dump(mode="python", by_alias=True, exclude_unset=True)
         return {str(k): v for k, v in dumped.items()}
     if isinstance(body, Mapping):
-        return {str(k): v for k, v in body.items()}
+        return {str(k): v for k, v in body.items() if v is not MISSING}
     raise RemoteRequestError(
         f"a form body must be an object, not {type(body).__name__}", where=operation
     )
@@ -450,13 +454,13 @@ def build_request(
     query = [(k, v) for k, v in query if k not in named]
     query.extend(explicit)
     for name, raw, style, explode in request.headers:
-        if raw is not None:
+        if raw is not None and raw is not MISSING:
             sent[name.lower()] = (name, header_value(raw, explode, style))
     cookies.update(cookie_pairs(request.cookies, op))
     for name in cookies:
         _check_token(name, "cookie", op)
     kwargs: dict[str, Any] = {}
-    if request.send_body and request.body is not None:
+    if request.send_body and request.body is not MISSING:
         kwargs, ctype = _body(request.body, request.content_type or "application/json", op)
         if ctype is not None and "content-type" not in sent:
             sent["content-type"] = ("Content-Type", ctype)

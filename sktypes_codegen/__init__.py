@@ -6,7 +6,18 @@ Generated code imports ``sktypes``, ``pydantic``, ``httpx`` and the standard lib
 
 from __future__ import annotations
 
-from sktypes_codegen._package import generate_plugin, render_plugin
+from sktypes_codegen._package import (
+    GenerationWarning,
+    RenderedPlugin,
+    generate_plugin,
+    render_plugin,
+)
 from sktypes_codegen._stubs import generate_stubs
 
-__all__ = ["generate_plugin", "generate_stubs", "render_plugin"]
+__all__ = [
+    "GenerationWarning",
+    "RenderedPlugin",
+    "generate_plugin",
+    "generate_stubs",
+    "render_plugin",
+]

@@ -15,6 +15,7 @@ import keyword
 import os
 import shutil
 import tempfile
+import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from sktypes.openapi import OpenApiPlugin, load_openapi
 from sktypes_codegen._link import GenerationOptions, relative_to_package, write_link
 from sktypes_codegen._modules import models_module, plugin_module
 from sktypes_codegen._naming import identifier
-from sktypes_codegen._plugin import plugin_context
+from sktypes_codegen._plugin import PluginContext, plugin_context
 from sktypes_codegen._render import DEFAULT_LINE_LENGTH, render, using_line_length
 from sktypes_codegen._shadow import shadowed
 from sktypes_codegen._split import SPLIT_OPERATIONS, split_files
@@ -66,8 +67,11 @@ def render_plugin(
     include: Iterable[str] = (),
     exclude: Iterable[str] = (),
     ref_roots: Iterable[str | os.PathLike[str]] = (),
-) -> tuple[str, dict[str, str]]:
+) -> RenderedPlugin:
     """Return ``(package name, {file path: content})`` for ``spec`` without writing anything.
+
+    The result also carries :attr:`RenderedPlugin.warnings`: what the generated code does
+    not express, each with its place in the spec.
 
     With ``validate=False`` a slightly invalid spec is generated from the operations
     ``load_openapi`` can understand (the rest are its warnings). ``split`` chooses the
@@ -90,6 +94,67 @@ def render_plugin(
         return render_loaded(plugin, path, name=name, sync=sync, split=split, validated=validate)
 
 
+class GenerationWarning(UserWarning):
+    """Something in the spec the generated code does not express, and where it is.
+
+    ``str(w)`` is ``<file>:<pointer>: <what>``, e.g. ``api.yaml:/components/schemas/Pet/not:
+    not cannot be expressed in generated code``; the CLI prints it after ``warning:``.
+
+    Attributes:
+        file: the spec file (or the ``$ref``'d file) it is in.
+        pointer: the JSON pointer of the schema or keyword in that file.
+        message: what is not expressed (with what it belongs to, when the pointer alone
+            does not say: ``(parameter 'limit')``).
+    """
+
+    def __init__(self, file: str, pointer: str, message: str) -> None:
+        self.file = file
+        self.pointer = pointer
+        self.message = message
+        super().__init__(f"{file}:{pointer or '/'}: {message}")
+
+
+class RenderedPlugin(tuple[str, dict[str, str]]):
+    """What :func:`render_plugin` returns: ``(package name, {file path: content})``.
+
+    Unpacks as the pair; :attr:`warnings` lists what the spec says that the generated code
+    does not express (each a :class:`GenerationWarning`), and what ``load_openapi`` skipped
+    or repaired.
+    """
+
+    warnings: tuple[GenerationWarning, ...]
+
+    def __new__(
+        cls, package: str, files: dict[str, str], warnings: Iterable[GenerationWarning] = ()
+    ) -> RenderedPlugin:
+        made = super().__new__(cls, (package, files))
+        made.warnings = tuple(warnings)
+        return made
+
+    @property
+    def package(self) -> str:
+        """The package name."""
+        return self[0]
+
+    @property
+    def files(self) -> dict[str, str]:
+        """File path (with ``/``) → content."""
+        return self[1]
+
+
+def _warnings(plugin: OpenApiPlugin, spec: Path, ctx: PluginContext) -> list[GenerationWarning]:
+    """The load's warnings, then what the generated code cannot express."""
+    out = []
+    for text in plugin.warnings:
+        pointer, _, message = text.partition(": ")
+        out.append(GenerationWarning(str(spec), pointer, message or text))
+    for file, pointer, keyword_, note in ctx.unexpressed:
+        suffix = f" ({note})" if note else ""
+        message = f"{keyword_} cannot be expressed in generated code{suffix}"
+        out.append(GenerationWarning(file or str(spec), pointer, message))
+    return out
+
+
 def render_loaded(
     plugin: OpenApiPlugin,
     spec: Path,
@@ -98,7 +163,7 @@ def render_loaded(
     sync: bool = False,
     split: bool | None = None,
     validated: bool = True,
-) -> tuple[str, dict[str, str]]:
+) -> RenderedPlugin:
     """Like :func:`render_plugin` for a spec already loaded with ``load_openapi``.
 
     ``validated=False`` (the spec was loaded with ``validate=False``) is recorded in the
@@ -127,13 +192,13 @@ def render_loaded(
     if split:
         files.update(split_files(ctx, header, sync=sync))
     else:
-        files["models.py"] = models_module(ctx, ctx.classes, header)
+        files["models.py"] = models_module(ctx, ctx.classes, header, aliases=ctx.aliases)
         files["plugin.py"] = plugin_module(ctx, header, sync=sync)
     files["py.typed"] = ""
     bindings = [Binding(op.method_name, op.arguments) for op in ctx.operations]
     pretty = len(plugin.views) <= _PRETTY_LIMIT
     files[VIEWS_FILE] = dump_views(plugin.name, plugin.views, bindings, indent=pretty)
-    return package, files
+    return RenderedPlugin(package, files, _warnings(plugin, spec, ctx))
 
 
 def generate_plugin(
@@ -176,12 +241,15 @@ def generate_plugin(
     options in ``sktypes.json`` (see ``sktypes_codegen._link``): ``sktypes check`` pairs
     changed specs with their packages through it.
 
+    What the generated code cannot express is issued as a :class:`GenerationWarning`
+    (Python's ``warnings``), each naming its place in the spec.
+
     Raises:
         GenerationError: the spec cannot be loaded, the package name would shadow the
             standard library or an installed module, or the package cannot be written.
     """
     include, exclude, roots = tuple(include), tuple(exclude), tuple(ref_roots)
-    package, files = render_plugin(
+    rendered = render_plugin(
         spec,
         name=name,
         sync=sync,
@@ -192,11 +260,13 @@ def generate_plugin(
         exclude=exclude,
         ref_roots=roots,
     )
+    for found in rendered.warnings:
+        warnings.warn(found, stacklevel=2)
     return write_package(
         spec,
         output_dir,
-        package,
-        files,
+        rendered.package,
+        rendered.files,
         sync=sync,
         validate=validate,
         line_length=line_length,

@@ -9,17 +9,20 @@ line), ``pylit`` (any JSON value) and ``docstring`` (an escaped, wrapped docstri
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
 import jinja2
 
+from sktypes_codegen._annotations import Call, Expr, Raw, Subscript, Union
+from sktypes_codegen._annotations import render as render_expr
 from sktypes_codegen._naming import docstring_body, py_literal, py_string, py_string_chunks
 
 __all__ = [
     "DEFAULT_LINE_LENGTH",
+    "Param",
     "assignment",
     "call",
     "environment",
@@ -93,6 +96,8 @@ def environment() -> jinja2.Environment:
     env.globals["signature"] = signature
     env.globals["call"] = call
     env.globals["assignment"] = assignment
+    env.filters["expr"] = render_expr
+    env.globals["type_alias"] = Raw("TypeAlias")
     return env
 
 
@@ -150,169 +155,157 @@ def _noqa_long_lines(text: str) -> str:
     return head + sep + "# ruff: noqa: E501\n" + rest if sep else "# ruff: noqa: E501\n" + text
 
 
+Param = tuple[str, "Expr | None", "str | None"]
+"""A parameter: its name, its annotation (``None`` for ``self`` and ``*``), its default."""
+
+
 def signature(
-    name: str, params: list[str], returns: str, indent: int, *, is_async: bool = False
+    name: str, params: list[Param], returns: Expr | str, indent: int, *, is_async: bool = False
 ) -> str:
     """Render ``def name(params) -> returns:`` on one line, or one parameter per line.
 
     Parameters and the return annotation too long for a line are split as ruff splits them
     (a union one part per line, a subscript inside its brackets).
     """
+    if isinstance(returns, str):
+        returns = Raw(returns)
     keyword = "async def" if is_async else "def"
-    one = f"{keyword} {name}({', '.join(params)}) -> {returns}:"
+    flat = ", ".join(_param_text(p) for p in params)
+    ret = render_expr(returns)
+    one = f"{keyword} {name}({flat}) -> {ret}:"
     if indent + len(one) <= line_length():
         return one
     pad = " " * (indent + 4)
     body = "".join(f"{pad}{_parameter(p, indent + 4)},\n" for p in params)
     close = " " * indent
-    if indent + len(f") -> {returns}:") <= line_length():
-        return f"{keyword} {name}(\n{body}{close}) -> {returns}:"
-    if len(_split_top(returns, "|")) == 1 and not returns.endswith("]"):
-        return f"{keyword} {name}(\n{body}{close}) -> {returns}:"  # one long name stays
+    if indent + len(f") -> {ret}:") <= line_length() or not _splittable(returns):
+        return f"{keyword} {name}(\n{body}{close}) -> {ret}:"
+    if isinstance(returns, (Subscript, Call)):  # split inside its own brackets
+        result = _expression(returns, indent, 5, 1, force=True)
+        return f"{keyword} {name}(\n{body}{close}) -> {result}:"
     result = _expression(returns, indent + 4)
     return f"{keyword} {name}(\n{body}{close}) -> (\n{pad}{result}\n{close}):"
 
 
-def _parameter(param: str, indent: int) -> str:
+def _param_text(param: Param) -> str:
+    name, annotation, default = param
+    text = name if annotation is None else f"{name}: {render_expr(annotation)}"
+    return text if default is None else f"{text} = {default}"
+
+
+def _parameter(param: Param, indent: int) -> str:
     """One ``name: annotation [= default]`` parameter (followed by a comma) at ``indent``."""
-    name, colon, rest = param.partition(": ")
-    if not colon or indent + len(param) + 1 <= line_length():
-        return param
-    annotation, default = _split_default(rest)
+    text = _param_text(param)
+    name, annotation, default = param
+    if annotation is None or indent + len(text) + 1 <= line_length():
+        return text
     tail = f" = {default}" if default is not None else ""
     split = _expression(annotation, indent, len(name) + 2, last=len(tail) + 1)
     return f"{name}: {split}{tail}"
 
 
-def _split_default(text: str) -> tuple[str, str | None]:
-    """``annotation = default`` → its two parts (a top-level ``=``; strings respected)."""
-    for i in _top_level(text, "="):
-        if text[i - 1 : i + 2] == " = ":
-            return text[: i - 1], text[i + 2 :]
-    return text, None
-
-
-def call(head: str, args: list[str], indent: int, tail: str = "") -> str:
+def call(head: str, args: Sequence[Expr | str], indent: int, tail: str = "") -> str:
     """Render ``head(args)tail`` on one line, or one argument per line with a trailing comma.
 
     The trailing comma is "magic" for ruff's formatter, so the exploded form is stable.
+    Plain strings are code written as is (names, literals already rendered).
     """
-    one = f"{head}({', '.join(args)}){tail}"
-    if indent + len(one) <= line_length() or not args:
+    nodes = [Raw(a) if isinstance(a, str) else a for a in args]
+    one = f"{head}({', '.join(render_expr(a) for a in nodes)}){tail}"
+    if indent + len(one) <= line_length() or not nodes:
         return one
     pad = " " * (indent + 4)
-    inner = "".join(f"{pad}{_expression(a, indent + 4, last=1)},\n" for a in args)
+    inner = "".join(f"{pad}{_expression(a, indent + 4, last=1)},\n" for a in nodes)
     return f"{head}(\n{inner}{' ' * indent}){tail}"
 
 
-def assignment(
-    name: str,
-    annotation: str,
-    value: str | None,
-    args: list[str],
-    indent: int = 4,
-    callee: str = "Field",
-) -> str:
-    """Render ``name: annotation [= value | = callee(args)]`` the way ruff formats it.
+def assignment(name: str, annotation: Expr, value: Expr | None, indent: int = 4) -> str:
+    """Render ``name: annotation [= value]`` the way ruff formats it.
 
-    ``value`` is a plain default (``None``); with ``args``, the value is ``callee(args)``
-    (``Field(...)`` for a class attribute). Too long for a line: the call is exploded when
-    its opening fits, else the value goes in parentheses of its own, else the annotation
-    does (ruff's order).
+    Too long for a line: a call value (``Field(...)``) is split inside its parentheses when
+    ``name: annotation = Field(`` fits, else any value goes in parentheses of its own when
+    ``name: annotation = (`` fits; otherwise the annotation is split (a subscript inside
+    its brackets, a union in parentheses), the value following the closing bracket.
     """
-    head = f"{name}: {annotation}"
-    expression = value if not args else None
-    one = head if value is None and not args else f"{head} = {expression or callee}"
+    head = f"{name}: {render_expr(annotation)}"
+    one = head if value is None else f"{head} = {render_expr(value)}"
+    if indent + len(one) <= line_length():
+        return one
     pad = " " * indent
-    if not args:
-        if indent + len(one) <= line_length():
-            return one
-        if value is None:
-            return _annotation_lines(name, annotation, pad)
-    elif indent + len(one) + 1 <= line_length():  # ``Field(`` fits: the call explodes
-        return call(one, args, indent)
-    inner = call(callee, args, indent + 4) if args else str(value)
-    if indent + len(f"{head} = (") <= line_length():
-        return f"{head} = (\n{pad}    {inner}\n{pad})"
-    outer = call(callee, args, indent) if args else str(value)
-    return f"{_annotation_lines(name, annotation, pad)} = {outer}"
+    opening = _opening(value)
+    if value is not None and opening and indent + len(f"{head} = {opening}") <= line_length():
+        return f"{head} = {_expression(value, indent, len(head) + 3, force=True)}"
+    if value is not None and indent + len(f"{head} = (") <= line_length():
+        return f"{head} = (\n{pad}    {_expression(value, indent + 4)}\n{pad})"
+    tail = "" if value is None else f" = {render_expr(value)}"
+    if value is not None and indent + 1 + len(tail) > line_length():  # ``] = value`` too long
+        if isinstance(value, Union):
+            tail = f" = (\n{pad}    {_expression(value, indent + 4)}\n{pad})"
+        else:
+            tail = f" = {_expression(value, indent, 4)}"
+    if isinstance(annotation, Subscript):
+        split = _expression(annotation, indent, len(name) + 2, len(tail), force=True)
+        return f"{name}: {split}{tail}"
+    if isinstance(annotation, Union):
+        return f"{name}: (\n{pad}    {_expression(annotation, indent + 4)}\n{pad}){tail}"
+    if value is not None and _opening(value):  # one long name: the value can be split
+        return f"{head} = {_expression(value, indent, len(head) + 3, force=True)}"
+    if isinstance(value, Union):
+        return f"{head} = (\n{pad}    {_expression(value, indent + 4)}\n{pad})"
+    flat = render_expr(annotation)
+    if value is None and indent + 4 + len(flat) <= line_length():
+        return f"{name}: (\n{pad}    {flat}\n{pad})"
+    return one  # one long name: ruff leaves it (and the line) long
 
 
-def _annotation_lines(name: str, annotation: str, pad: str) -> str:
-    """``name: annotation`` with the annotation split the way ruff splits it.
+def _opening(node: Expr | None) -> str:
+    """``Field(`` or ``Annotated[``: where a bracketed expression opens (``""``: it does not)."""
+    if isinstance(node, Call):
+        return f"{node.func.text}("
+    if isinstance(node, Subscript):
+        return f"{node.head.text}["
+    return ""
 
-    A subscript (``list[X]``) opens its own brackets; anything else goes in parentheses,
-    one ``| ``-part per line when it is still too long there.
-    """
-    if len(_split_top(annotation, "|")) == 1:
-        if annotation.endswith("]"):
-            return f"{name}: {_expression(annotation, len(pad), force=True)}"
-        return f"{name}: {annotation}"  # one long name: ruff leaves it (and the line) long
-    inner = _expression(annotation, len(pad) + 4)
-    return f"{name}: (\n{pad}    {inner}\n{pad})"
+
+def _splittable(node: Expr) -> bool:
+    return isinstance(node, (Subscript, Union, Call))
 
 
 def _expression(
-    expr: str, indent: int, first: int = 0, last: int = 0, *, force: bool = False
+    node: Expr, indent: int, first: int = 0, last: int = 0, *, force: bool = False
 ) -> str:
-    """``expr`` (a type expression) split over lines as ruff would.
+    """``node`` split over lines as ruff would.
 
     ``indent`` is the indentation of the line the expression starts on and ``first`` the
     columns taken before it on that line (``name: ``, ``| ``). Too long: a union puts one
-    part per line (each continuation starting ``| ``); a subscript opens its brackets, one
-    element per line with a trailing comma when there are several. ``force`` splits even
-    an expression that fits (what follows it on the line does not); ``last`` is the columns
-    that follow it on its last line (`` = None,``).
+    part per line (each continuation starting ``| ``); a subscript or call opens its
+    brackets, its contents on one line when they fit there, else one element per line with
+    a trailing comma. ``force`` splits even an expression that fits (what follows it on the
+    line does not); ``last`` is the columns that follow it on its last line (`` = None,``).
     """
-    if not force and indent + first + len(expr) + last <= line_length():
-        return expr
+    flat = render_expr(node)
+    if not force and indent + first + len(flat) + last <= line_length():
+        return flat
     pad = " " * indent
-    parts = _split_top(expr, "|")
-    if len(parts) > 1:
+    if isinstance(node, Union):
+        parts = node.options
         head = _expression(parts[0], indent, first)
         middle = [_expression(p, indent, 2) for p in parts[1:-1]]
         rest = [*middle, _expression(parts[-1], indent, 2, last)]
         return head + "".join(f"\n{pad}| {r}" for r in rest)
-    if not expr.endswith("]") or "[" not in expr:
-        return expr
-    cut = expr.index("[")
-    items = _split_top(expr[cut + 1 : -1], ",")
+    if isinstance(node, Subscript):
+        opening, closing = f"{node.head.text}[", "]"
+        items: list[tuple[str, Expr]] = [("", a) for a in node.args]
+    elif isinstance(node, Call):
+        opening, closing = f"{node.func.text}(", ")"
+        items = [("", a) for a in node.args] + [(f"{k}=", v) for k, v in node.kwargs]
+    else:
+        return flat  # a name or a literal: nothing to split
     inner = " " * (indent + 4)
-    if len(items) == 1 and indent + 4 + len(items[0]) <= line_length():
-        return f"{expr[:cut]}[\n{inner}{items[0]}\n{pad}]"
-    body = "".join(f"{inner}{_expression(item, indent + 4)},\n" for item in items)
-    return f"{expr[:cut]}[\n{body}{pad}]"
-
-
-def _split_top(text: str, separator: str) -> list[str]:
-    """The top-level ``separator``-parts of ``text`` (brackets and string literals respected)."""
-    parts: list[str] = []
-    start = 0
-    for i in _top_level(text, separator):
-        parts.append(text[start:i].strip())
-        start = i + 1
-    parts.append(text[start:].strip())
-    return [p for p in parts if p]
-
-
-def _top_level(text: str, char: str) -> Iterator[int]:
-    """The positions of ``char`` in ``text`` outside brackets and string literals."""
-    depth = 0
-    quote = ""
-    escaped = False
-    for i, c in enumerate(text):
-        if quote:
-            if escaped:
-                escaped = False
-            elif c == "\\":
-                escaped = True
-            elif c == quote:
-                quote = ""
-        elif c in "'\"":
-            quote = c
-        elif c in "[(":
-            depth += 1
-        elif c in "])":
-            depth -= 1
-        elif c == char and depth == 0:
-            yield i
+    body = ", ".join(f"{k}{render_expr(v)}" for k, v in items)
+    if indent + 4 + len(body) <= line_length():
+        return f"{opening}\n{inner}{body}\n{pad}{closing}"
+    if len(items) == 1 and isinstance(node, Subscript):  # no comma: ``x[a,]`` is a tuple
+        return f"{opening}\n{inner}{_expression(items[0][1], indent + 4)}\n{pad}{closing}"
+    lines = "".join(f"{inner}{k}{_expression(v, indent + 4, len(k), 1)},\n" for k, v in items)
+    return f"{opening}\n{lines}{pad}{closing}"

@@ -20,17 +20,19 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
+from sktypes_codegen._annotations import class_refs, imports
 from sktypes_codegen._modules import (
+    all_key,
+    import_block,
     isort_key,
     models_module,
-    modules_used,
-    runtime_names,
-    uses,
+    plugin_class_imports,
+    runtime_imports,
 )
-from sktypes_codegen._naming import Namespace, class_name, class_refs, identifier, import_order
+from sktypes_codegen._naming import Namespace, class_name, identifier
 from sktypes_codegen._plugin import PluginContext
 from sktypes_codegen._render import render
-from sktypes_codegen._types import ClassDef
+from sktypes_codegen._types import AliasDef, ClassDef
 
 __all__ = ["SPLIT_OPERATIONS", "split_files"]
 
@@ -43,22 +45,24 @@ SHARED = "_shared"
 def split_files(ctx: PluginContext, header: str, *, sync: bool) -> dict[str, str]:
     """Return the split layout's files (paths relative to the package, with ``/``)."""
     modules = _tag_modules(ctx)
-    names = frozenset(c.name for c in ctx.classes)
-    by_name = {c.name: c for c in ctx.classes}
-    refs = {
-        c.name: set().union(*(class_refs(f.annotation, names) for f in c.fields)) - {c.name}
-        for c in ctx.classes
-    }
+    defs: list[ClassDef | AliasDef] = [*ctx.classes, *ctx.aliases]
+    names = frozenset(d.name for d in defs)
+    by_name = {d.name: d for d in defs}
+    refs = {d.name: _refs(d, names) for d in defs}
     home = _homes(ctx, modules, refs)
     tags_of = {m: f"tagged {t!r}" if t else "without a tag" for t, m in modules.items()}
     files: dict[str, str] = {}
 
     module_classes: dict[str, list[ClassDef]] = defaultdict(list)
+    module_aliases: dict[str, list[AliasDef]] = defaultdict(list)
     for cls in ctx.classes:
         module_classes[home[cls.name]].append(cls)
-    for module, classes in sorted(module_classes.items()):
-        imports = _imports_from(
-            {r for c in classes for r in refs[c.name] if home[r] != module},
+    for alias in ctx.aliases:
+        module_aliases[home[alias.name]].append(alias)
+    for module in sorted(set(module_classes) | set(module_aliases)):
+        classes, aliases = module_classes[module], module_aliases[module]
+        local = _imports_from(
+            {r for n in _names(classes, aliases) for r in refs[n] if home[r] != module},
             home,
             package=".",
         )
@@ -67,13 +71,13 @@ def split_files(ctx: PluginContext, header: str, *, sync: bool) -> dict[str, str
             if module == SHARED
             else f"Models only the {ctx.title} operations {tags_of[module]} use."
         )
-        files[f"models/{module}.py"] = models_module(ctx, classes, header, imports, title)
+        files[f"models/{module}.py"] = models_module(ctx, classes, header, local, title, aliases)
     exports = _imports_from(set(by_name), home, package=".")
     files["models/__init__.py"] = render(
         "models_index.py.jinja",
         header=f"Models for {ctx.title}, one module per tag.\n\n{header}",
         local_imports=exports,
-        all_names=sorted(by_name, key=isort_key),
+        all_names=sorted(by_name, key=all_key),
     )
 
     taken = set(names) | {ctx.class_name, "ApiClient", "Credential", "Request"}
@@ -84,7 +88,7 @@ def split_files(ctx: PluginContext, header: str, *, sync: bool) -> dict[str, str
         used = frozenset().union(*(op.models for op in ops))
         ops_class = classes_ns.claim(tag, f"{class_name(tag or 'default', prefix='Tag')}Operations")
         bases.append((module, ops_class))
-        signatures = " ".join(" ".join([op.returns, *op.params]) for op in ops)
+        needs = imports(e for op in ops for e in op.annotations()) | runtime_imports(ops)
         about = f"tagged {tag!r}" if tag else "without a tag"
         files[f"operations/{module}.py"] = render(
             "operations.py.jinja",
@@ -93,10 +97,8 @@ def split_files(ctx: PluginContext, header: str, *, sync: bool) -> dict[str, str
             description=f"The {ctx.title} operations {about}.",
             operations=ops,
             sync=sync,
-            imports=sorted(modules_used(signatures, ctx.imports)),
-            typing_names=sorted(uses(signatures, ctx.typing_names)),
+            imports=import_block(needs),
             local_imports=_imports_from(used, home, package="..models."),
-            runtime_names=runtime_names(ops),
         )
     files["operations/__init__.py"] = render(
         "operations_index.py.jinja",
@@ -109,12 +111,25 @@ def split_files(ctx: PluginContext, header: str, *, sync: bool) -> dict[str, str
         bases=[name for _, name in bases],
         operations=[],
         sync=sync,
-        imports=[],
-        typing_names=[],
+        imports=import_block(
+            runtime_imports([], base=False, credentials=bool(ctx.credentials))
+            | plugin_class_imports(ctx)
+        ),
         local_imports=[(f".operations.{module}", [name]) for module, name in bases],
-        runtime_names=runtime_names([], base=False, credentials=bool(ctx.credentials)),
     )
     return files
+
+
+def _names(classes: list[ClassDef], aliases: list[AliasDef]) -> list[str]:
+    return [c.name for c in classes] + [a.name for a in aliases]
+
+
+def _refs(definition: ClassDef | AliasDef, names: frozenset[str]) -> set[str]:
+    """The other classes and aliases a definition names (its bases included)."""
+    found = class_refs(definition.annotations()) & names
+    if isinstance(definition, ClassDef):
+        found |= set(definition.bases)
+    return found - {definition.name}
 
 
 def _tag_modules(ctx: PluginContext) -> dict[str, str]:
@@ -130,7 +145,7 @@ def _homes(
     refs: dict[str, set[str]],
 ) -> dict[str, str]:
     """The module of every class: its only tag's, or ``_shared`` when several tags reach it."""
-    reached: dict[str, set[str]] = {c.name: set() for c in ctx.classes}
+    reached: dict[str, set[str]] = {n: set() for n in _names(ctx.classes, ctx.aliases)}
     roots: dict[str, set[str]] = defaultdict(set)
     for op in ctx.operations:
         roots[op.tag] |= op.models
@@ -156,7 +171,7 @@ def _imports_from(
     for name in names:
         grouped[f"{package}{home[name]}"].append(name)
     return [
-        (module, sorted(found, key=import_order))
+        (module, sorted(found, key=isort_key))
         for module, found in sorted(grouped.items(), key=lambda item: _module_key(item[0]))
     ]
 

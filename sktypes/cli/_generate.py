@@ -117,7 +117,7 @@ def _one(target: Target, width: int | None, *, check: bool, quiet: bool, verbose
         line_length = width or formatter_line_length(target.output)
         with steps(2, enabled=not quiet) as progress:
             progress.advance(f"generating from {target.spec}")
-            package, files = render_plugin(
+            rendered = render_plugin(
                 target.spec,
                 name=target.name,
                 sync=target.sync,
@@ -128,6 +128,9 @@ def _one(target: Target, width: int | None, *, check: bool, quiet: bool, verbose
                 exclude=target.exclude,
                 ref_roots=target.ref_roots,
             )
+            package, files = rendered
+            for found in rendered.warnings:  # what the generated code cannot express
+                click.echo(f"warning: {found}", err=True)
             progress.advance(f"writing {len(files)} files")
             if check:
                 return _stale(target.output / package, files)

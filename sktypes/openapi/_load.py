@@ -252,6 +252,7 @@ def _build(
         views=views,
         operations=operations,
         source=doc.display,
+        definitions=schemas.sources(),
     )
 
 

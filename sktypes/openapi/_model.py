@@ -176,6 +176,9 @@ class OpenApiPlugin:
         views: one :class:`~sktypes.views.FunctionView` per operation, in spec order.
         operations: the matching :class:`Operation` objects, same order.
         source: the file the spec came from (``<string>``/``<dict>`` otherwise).
+        definitions: where each ``$defs`` name of the view schemas came from in the spec
+            (``#/components/schemas/Pet``; ``<file>#<pointer>`` for another file), so a
+            message about a definition can name its place in the spec.
     """
 
     name: str
@@ -188,6 +191,7 @@ class OpenApiPlugin:
     views: list[FunctionView]
     operations: list[Operation]
     source: str
+    definitions: Mapping[str, str] = field(default_factory=dict)
     _by_name: dict[str, Operation] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )

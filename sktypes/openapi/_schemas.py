@@ -147,6 +147,20 @@ class SchemaConverter:
         base["$defs"] = FrozenDict(dict(sorted(defs.items())))
         return JsonDocument(base)
 
+    def sources(self) -> dict[str, str]:
+        """Where each ``$defs`` name came from.
+
+        ``#<pointer>`` in the root file, else ``<file>#<pointer>``: what a consumer names in
+        a message about that definition.
+        """
+        out: dict[str, str] = {}
+        for name, target in self._by_name.items():
+            uri, fragment = urldefrag(target)
+            pointer = unquote(fragment)
+            prefix = "" if uri == self._refs.root_uri else self._refs.display(uri)
+            out[name] = f"{prefix}#{pointer}"
+        return out
+
     def warn(self, message: str, place: Place) -> None:
         """Record a warning naming ``place`` (file too, when it is not the root file)."""
         prefix = "" if place.uri.startswith(self._refs.root_uri) else self._refs.display(place.uri)

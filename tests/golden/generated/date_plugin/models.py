@@ -6,7 +6,8 @@ a9221153d6502d0ec93982702f6980b35b59d6ac40007a3abef9654a8028a787); do not edit.
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
+from sktypes.generated import MISSING
 
 __all__ = [
     "GetDate1Result",
@@ -14,6 +15,8 @@ __all__ = [
 
 
 class GetDate1Result(BaseModel):
-    """Generated model GetDate1Result."""
+    """The date."""
 
-    date: str | None = None
+    model_config = ConfigDict(extra="allow")
+
+    date: str | MISSING = MISSING

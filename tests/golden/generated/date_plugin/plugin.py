@@ -51,10 +51,7 @@ class DatePluginSimpleComplexPlugin(ApiClient):
             ],
         )
 
-    @kernel_function(
-        name="GetDate1",
-        description="Gets the date with the current date offset by the specified number of days.",
-    )
+    @kernel_function(name="GetDate1")
     async def get_date1(self, numDays: int) -> GetDate1Result:
         """Gets the date with the current date offset by the specified number of days."""
         response = await self._send(self._get_date1_request(numDays=numDays))

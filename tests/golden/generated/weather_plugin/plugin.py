@@ -51,12 +51,7 @@ class WeatherPluginSimpleComplexPlugin(ApiClient):
             ],
         )
 
-    @kernel_function(
-        name="GetWeatherForecast1",
-        description=(
-            "Gets the weather forecast for the specified date and the current location, and time."
-        ),
-    )
+    @kernel_function(name="GetWeatherForecast1")
     async def get_weather_forecast1(self, date: str) -> GetWeatherForecast1Result:
         """Gets the weather forecast for the specified date and the current location, and time."""
         response = await self._send(self._get_weather_forecast1_request(date=date))

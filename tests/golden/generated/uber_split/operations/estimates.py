@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 
 from sktypes import kernel_function
+from sktypes.generated import MISSING
 from sktypes.remote import ApiClient, Request, parse_json
 
 from ..models._shared import (
@@ -43,19 +44,7 @@ class EstimatesOperations(ApiClient):
             ],
         )
 
-    @kernel_function(
-        name="get_estimates_price",
-        description=(
-            "Price Estimates\n\nThe Price Estimates endpoint returns an estimated price range for "
-            "each product offered at a given location. The price estimate is provided as a "
-            "formatted string with the full price range and the localized currency "
-            "symbol.<br><br>The response also includes low and high estimates, and the [ISO "
-            "4217](http://en.wikipedia.org/wiki/ISO_4217) currency code for situations requiring "
-            "currency conversion. When surge is active for a particular product, its "
-            "surge_multiplier will be greater than 1, but the price estimate already factors in "
-            "this multiplier."
-        ),
-    )
+    @kernel_function(name="get_estimates_price")
     async def get_estimates_price(
         self,
         start_latitude: float,
@@ -98,8 +87,8 @@ class EstimatesOperations(ApiClient):
         self,
         start_latitude: float,
         start_longitude: float,
-        customer_uuid: uuid.UUID | None = None,
-        product_id: str | None = None,
+        customer_uuid: uuid.UUID | MISSING = MISSING,
+        product_id: str | MISSING = MISSING,
     ) -> Request:
         return Request(
             "get_estimates_time",
@@ -113,21 +102,13 @@ class EstimatesOperations(ApiClient):
             ],
         )
 
-    @kernel_function(
-        name="get_estimates_time",
-        description=(
-            "Time Estimates\n\nThe Time Estimates endpoint returns ETAs for all products offered "
-            "at a given location, with the responses expressed as integers in seconds. We "
-            "recommend that this endpoint be called every minute to provide the most accurate, "
-            "up-to-date ETAs."
-        ),
-    )
+    @kernel_function(name="get_estimates_time")
     async def get_estimates_time(
         self,
         start_latitude: float,
         start_longitude: float,
-        customer_uuid: uuid.UUID | None = None,
-        product_id: str | None = None,
+        customer_uuid: uuid.UUID | MISSING = MISSING,
+        product_id: str | MISSING = MISSING,
     ) -> list[Product]:
         """Time Estimates"""
         response = await self._send(
@@ -145,8 +126,8 @@ class EstimatesOperations(ApiClient):
         self,
         start_latitude: float,
         start_longitude: float,
-        customer_uuid: uuid.UUID | None = None,
-        product_id: str | None = None,
+        customer_uuid: uuid.UUID | MISSING = MISSING,
+        product_id: str | MISSING = MISSING,
     ) -> list[Product]:
         """Time Estimates"""
         response = self._send_sync(

@@ -30,14 +30,7 @@ class ProductsOperations(ApiClient):
             ],
         )
 
-    @kernel_function(
-        name="get_products",
-        description=(
-            "Product Types\n\nThe Products endpoint returns information about the Uber products "
-            "offered at a given location. The response includes the display name and other details "
-            "about each product, and lists the products in the proper display order."
-        ),
-    )
+    @kernel_function(name="get_products")
     async def get_products(self, latitude: float, longitude: float) -> list[Product]:
         """Product Types"""
         response = await self._send(
