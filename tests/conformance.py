@@ -4,7 +4,9 @@
 Swagger 2.0): every request is validated against the spec with openapi-core (the errors are
 collected, and the request is answered 400), every valid one is answered with the response
 the test queued — an instance of the operation's response schema, itself validated against
-the spec. The spec's ``servers`` are pointed at the local address, so openapi-core matches
+the spec. openapi-core does not parse a body sent under a wildcard request media type (``*/*``:
+it validates the raw bytes against the schema), so the copy it reads names such a media type
+``application/json``, the type the client makes it concrete as. The spec's ``servers`` are pointed at the local address, so openapi-core matches
 paths exactly as a deployment would.
 """
 
@@ -85,6 +87,7 @@ class ConformanceServer:
                 if isinstance(holder, dict) and holder.get("servers"):
                     path = urlparse(_server_url(holder["servers"][0])).path.rstrip("/")
                     holder["servers"] = [{"url": f"http://127.0.0.1:{port}{path}"}]
+        _concrete_wildcards(self._spec)
         self._openapi = OpenAPI.from_dict(self._spec)
         self._reply = Reply(204, None)
         self._lock = threading.Lock()
@@ -143,6 +146,25 @@ def serve(spec: Mapping[str, Any]) -> Iterator[ConformanceServer]:
         yield server
     finally:
         server.stop()
+
+
+def _concrete_wildcards(spec: dict[str, Any]) -> None:
+    """Request bodies under ``*/*`` (or ``application/*``) read as ``application/json``."""
+    bodies = [
+        op.get("requestBody")
+        for item in (spec.get("paths") or {}).values()
+        if isinstance(item, dict)
+        for op in item.values()
+        if isinstance(op, dict)
+    ]
+    bodies.extend(((spec.get("components") or {}).get("requestBodies") or {}).values())
+    for body in bodies:
+        content = body.get("content") if isinstance(body, dict) else None
+        if not isinstance(content, dict):
+            continue
+        for wildcard in ("*/*", "application/*"):
+            if wildcard in content and "application/json" not in content:
+                content["application/json"] = content.pop(wildcard)
 
 
 def _server_url(server: Mapping[str, Any]) -> str:
