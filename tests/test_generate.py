@@ -35,6 +35,11 @@ GOLDEN_SPECS = {
     "petstore_v3": CORPUS / "oai-v3.0-petstore" / "petstore.yaml",
     "petstore_v2_expanded": CORPUS / "oai-v2.0-petstore-expanded" / "petstore-expanded.json",
     "uber_split": CORPUS / "oai-v2.0-uber" / "uber.json",
+    # allOf chains, oneOf beside properties, discriminators (with and without mapping), enums,
+    # recursion, nullable versus optional, constraints on fields and parameters
+    "composition": ROOT / "tests" / "specs" / "composition.yaml",
+    # header precedence, wildcard, form, multipart and octet-stream bodies, text and bytes
+    "requests_plugin": ROOT / "tests" / "specs" / "requests.yaml",
 }
 SPLIT_GOLDEN = {"uber_split"}
 """Golden packages generated with ``split=True`` (one module per tag)."""
