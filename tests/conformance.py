@@ -6,7 +6,8 @@ collected, and the request is answered 400), every valid one is answered with th
 the test queued — an instance of the operation's response schema, itself validated against
 the spec. openapi-core does not parse a body sent under a wildcard request media type (``*/*``:
 it validates the raw bytes against the schema), so the copy it reads names such a media type
-``application/json``, the type the client makes it concrete as. The spec's ``servers`` are pointed at the local address, so openapi-core matches
+``application/json``, the type the client makes it concrete as. The spec's ``servers`` are
+pointed at the local address, so openapi-core matches
 paths exactly as a deployment would.
 """
 

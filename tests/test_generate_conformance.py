@@ -135,8 +135,8 @@ def test_every_request_is_valid_and_every_response_hydrates_losslessly(
             args = data.draw(arguments, label="arguments")
             server.reply(answer)
             native = sk.hydrate(view, args, repair=False)
+            assert view.native_function is not None
             with pytest.raises(ApiError):
-                assert view.native_function is not None
                 _run(view.native_function(**native))
             assert not server.seen[-1].errors, f"invalid request {args!r}"
 

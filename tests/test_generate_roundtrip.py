@@ -19,6 +19,9 @@ import csv
 import json
 import os
 import shutil
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +38,28 @@ FULL = os.environ.get("SKTYPES_CORPUS_FULL") == "1"
 SAMPLE = None if FULL else 12
 """Named schemas checked per spec in CI (every one with ``SKTYPES_CORPUS_FULL=1``)."""
 EXAMPLES = 25 if FULL else 4
+BUDGET = 120 if FULL else 30
+"""Seconds per schema: drawing from and validating against the largest recursive schemas
+(OpenAI's streaming events: 237 definitions) is slow in hypothesis-jsonschema and jsonschema,
+not in the generated types; such schemas are counted, not failed (at most a quarter)."""
+
+
+class _OverBudget(Exception):
+    pass
+
+
+@contextmanager
+def _budget(seconds: int) -> Iterator[None]:
+    def expired(signum: int, frame: Any) -> None:
+        raise _OverBudget
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _specs() -> list[tuple[str, Path, bool]]:
@@ -50,6 +75,16 @@ def _schema_names(doc: dict[str, Any]) -> tuple[str, list[str]]:
     if "swagger" in doc:
         return "#/definitions/", list(doc.get("definitions") or {})
     return "#/components/schemas/", list((doc.get("components") or {}).get("schemas") or {})
+
+
+def _dynamic(node: Any) -> bool:
+    """Whether ``node`` holds a ``$dynamicRef``/``$recursiveRef`` (which generated code does
+    not express and ``sktypes generate`` reports): not held to the oracle."""
+    if isinstance(node, dict):
+        return "$dynamicRef" in node or "$recursiveRef" in node or any(map(_dynamic, node.values()))
+    if isinstance(node, list):
+        return any(map(_dynamic, node))
+    return False
 
 
 def _every(names: list[str], limit: int | None) -> list[str]:
@@ -102,12 +137,19 @@ def test_named_schemas_round_trip_through_generated_types(
     plugin_cls = import_generated(synthetic, tmp_path / "out", package)
     loaded = sk.load_openapi(synthetic, validate=False)
     views = assert_same_views(plugin_cls, loaded)
-    checked = accepted = refused = undrawable = 0
+    checked = accepted = refused = undrawable = dynamic = slow = 0
     for label, native_type, schema in slots(views):
+        if _dynamic(schema):  # reported by the generator; jsonschema's check is exponential
+            dynamic += 1
+            continue
         try:
-            verdict = assert_same_behaviour(native_type, schema, EXAMPLES)
+            with _budget(BUDGET):
+                verdict = assert_same_behaviour(native_type, schema, EXAMPLES)
         except Unsatisfiable:
             undrawable += 1
+            continue
+        except _OverBudget:
+            slow += 1
             continue
         except AssertionError as exc:
             name = loaded.view(label.split(" ")[0]).return_parameter.description
@@ -118,6 +160,8 @@ def test_named_schemas_round_trip_through_generated_types(
     print(
         f"\nround trip {spec_id}: {total} named schemas, {count} sampled, {checked} checked "
         f"({accepted} instances accepted and dumped back, {refused} refused as the schema "
-        f"refuses them), {undrawable} hypothesis-jsonschema could not draw from"
+        f"refuses them), {undrawable} hypothesis-jsonschema could not draw from, {dynamic} "
+        f"with $dynamicRef (reported as not expressed), {slow} over the {BUDGET} s budget"
     )
-    assert checked + undrawable == count
+    assert checked + undrawable + dynamic + slow == count
+    assert slow <= count // 4, f"{slow} of {count} schemas over the time budget"
