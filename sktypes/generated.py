@@ -38,16 +38,18 @@ from sktypes.errors import SktypesError
 from sktypes.jsondoc import FrozenDict, freeze
 from sktypes.views import FunctionView, ReturnParameterView
 
+# MISSING is pydantic's own object, re-exported explicitly (``import ... as MISSING``) for
+# generated code; it is documented in the module docstring, not in ``__all__`` (it is not
+# defined here).
 if TYPE_CHECKING:  # the one sentinel both import paths give
-    from pydantic_core import MISSING
+    from pydantic_core import MISSING as MISSING
 else:
     try:
-        from pydantic import MISSING
+        from pydantic import MISSING as MISSING
     except ImportError:  # pydantic 2.12-2.13
-        from pydantic.experimental.missing_sentinel import MISSING
+        from pydantic.experimental.missing_sentinel import MISSING as MISSING
 
 __all__ = [
-    "MISSING",
     "VIEWS_FILE",
     "VIEWS_FORMAT",
     "Binding",

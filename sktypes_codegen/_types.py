@@ -293,10 +293,16 @@ class TypeBuilder:
     def annotation(self, handle: Handle, hint: str) -> Expr:
         """The Python type of the schema added as ``handle``; ``hint`` names its classes."""
         self._place = handle.key
-        node = self.schemas.root(handle)
-        inner, nullable = strip_null(node)
-        result = self._type(inner, self.schemas.model(handle), hint)
+        result = self._nullable(self.schemas.root(handle), self.schemas.model(handle), hint)
         self._drain()
+        return result
+
+    def _nullable(self, node: Node, model: SchemaModel, hint: str) -> Expr:
+        """``T | None`` for a nullable node; ``None`` for a node that admits only ``null``."""
+        inner, nullable = strip_null(node)
+        if nullable and isinstance(inner, NeverNode):
+            return NONE
+        result = self._type(inner, model, hint)
         return union([result, NONE]) if nullable else result
 
     def parameter(self, handle: Handle, hint: str, required: bool) -> tuple[Expr, str | None]:
@@ -387,9 +393,7 @@ class TypeBuilder:
             self._inlining[key] = alias
             return Name(alias, local=True)
         self._inlining[key] = None
-        inner, nullable = strip_null(target)
-        result = self._type(inner, model, hint)
-        result = union([result, NONE]) if nullable else result
+        result = self._nullable(target, model, hint)
         recursive = self._inlining.pop(key)
         if recursive is not None:
             self.aliases[recursive] = AliasDef(recursive, result, recursive=True)
@@ -524,9 +528,7 @@ class TypeBuilder:
         return annotated(base, metadata)
 
     def _item(self, node: Node, model: SchemaModel, hint: str) -> Expr:
-        inner, nullable = strip_null(node)
-        ann = self._type(inner, model, f"{hint}Item")
-        return union([ann, NONE]) if nullable else ann
+        return self._nullable(node, model, f"{hint}Item")
 
     def _object(self, node: ObjectNode, model: SchemaModel, hint: str) -> Expr:
         if _is_class(node):
@@ -654,9 +656,7 @@ class TypeBuilder:
     ) -> FieldDef:
         key = prop.name
         inner, nullable = strip_null(prop.node)
-        ann = self._type(inner, model, f"{owner}{class_name(key, prefix='Field')}")
-        if nullable:
-            ann = union([ann, NONE])
+        ann = self._nullable(prop.node, model, f"{owner}{class_name(key, prefix='Field')}")
         attr = key
         if self._pydantic:
             attr = attrs.claim(key, identifier(key, prefix="field", reserved=reserved))
