@@ -61,6 +61,12 @@ def _over_budget(exc: BaseException) -> bool:
 @contextmanager
 def _budget(seconds: int) -> Iterator[None]:
     def expired(signum: int, frame: Any) -> None:
+        # not inside a finalizer (a weakref callback, __del__): an exception there is
+        # "unraisable"; the interval timer fires again soon
+        if frame is not None and (
+            frame.f_code.co_filename.endswith("weakref.py") or frame.f_code.co_name == "__del__"
+        ):
+            return
         raise _OverBudget
 
     previous = signal.signal(signal.SIGALRM, expired)

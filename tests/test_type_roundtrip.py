@@ -34,9 +34,6 @@ NOT_YET = {
     "list_of_models": "field constraints are not written",
     "recursive_model": "a recursive TypedDict is written that pydantic cannot describe",
     "discriminated_union": "field constraints and the discriminator are not written",
-    "timedelta": "formats other than date-time/date/time/uuid read back as str",
-    "decimal": "formats other than date-time/date/time/uuid read back as str",
-    "path": "formats other than date-time/date/time/uuid read back as str",
     "annotated_constraints": "parameter constraints are not written",
 }
 
