@@ -246,8 +246,8 @@ def _values(node: EnumNode | ConstNode, other: Node, resolve: Resolver) -> Node 
     elif isinstance(other, (NullNode, BooleanNode)) or _bare(other):
         kinds = _kinds_of_typed(other)
         kept = [v for v in values if json_kind(v) in kinds]
-    elif isinstance(other, (StringNode, _Numeric)):
-        fits = [_fits(v, other) and _has_format(v, other.format) for v in values]
+    elif isinstance(other, (StringNode, _Numeric)) and other.format is None:
+        fits = [_fits(v, other) for v in values]
         kept = [v for v, ok in zip(values, fits, strict=True) if ok]
     elif isinstance(other, _TYPED) and other.implied and _bare(other.replace(implied=False)):
         kept = values
@@ -260,19 +260,6 @@ def _values(node: EnumNode | ConstNode, other: Node, resolve: Resolver) -> Node 
     if isinstance(other, ConstNode):
         return other
     return node.replace(values=tuple(kept))
-
-
-def _has_format(value: Any, format: str | None) -> bool:
-    """Whether a listed value meets ``format`` as sktypes' validator checks it.
-
-    A format the validator does not know (``http-method``) is an annotation: every value
-    meets it, so ``{"type": "string", "format": "http-method", "enum": [...]}`` is the enum.
-    """
-    if format is None:
-        return True
-    from sktypes.validate import _conforms  # jsonschema is heavy: only when a format is seen
-
-    return _conforms(value, format)
 
 
 def _fits(value: Any, node: StringNode | _Numeric) -> bool:
