@@ -1,55 +1,109 @@
 # sktypes — every task a fresh clone needs. `make help` lists them.
 SHELL := /bin/bash
 PYTHON ?= python3
-VENV := .venv
-BIN := $(VENV)/bin
-PY := $(BIN)/python
 export HYPOTHESIS_PROFILE ?= ci
 export NO_MKDOCS_2_WARNING := 1
 
 .DEFAULT_GOAL := help
 
+# --- installs: every venv from its committed lock (lock/requirements-*.txt, `make lock`) ---
+# `make test-latest` builds the same venvs (named .venv-latest*) from the newest versions
+# pyproject.toml allows instead, so upstream drift is found on purpose, not by a red CI.
+ifdef LATEST
+VENV := .venv-latest
+ENV := .venv-latest-
+else
+VENV := .venv
+ENV := .venv-
+endif
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+UV := $(BIN)/uv
+UV_VERSION := $(shell sed -n 's/^uv==//p' lock/requirements-dev.txt)
+LOCK_PYTHON := 3.11
+LOCK_PLATFORM := x86_64-manylinux_2_28
+comma := ,
+
+# $(call install,VENV,LOCK,EXTRAS[,MORE]): the locked pins exactly (uv pip sync removes what
+# the lock does not list), then sktypes itself, editable, without resolving again. LATEST:
+# the newest allowed versions of the same requirements.
+ifdef LATEST
+install = $(UV) pip install --quiet --upgrade --python $(1)/bin/python -e '.$(if $(3),[$(3)])' $(4) --config-settings editable_mode=compat
+else
+install = $(UV) pip sync --quiet --python $(1)/bin/python lock/requirements-$(2).txt && $(UV) pip install --quiet --no-deps --python $(1)/bin/python -e . --config-settings editable_mode=compat
+endif
+
+# a venv with uv (the version the dev lock pins), which installs every other venv
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet "uv==$(UV_VERSION)"
 
-$(VENV)/.installed-base: pyproject.toml | $(BIN)/python
-	$(PY) -m pip install --quiet -e . --config-settings editable_mode=compat
+$(VENV)/.installed-base: lock/requirements-run.txt | $(BIN)/python
+ifdef LATEST
+	$(call install,$(VENV),run,mcp)
+else
+	$(UV) pip install --quiet --python $(PY) -r lock/requirements-run.txt
+	$(UV) pip install --quiet --no-deps --python $(PY) -e . --config-settings editable_mode=compat
+endif
 	@touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(PY) -m pip install --quiet -e '.[dev]' --config-settings editable_mode=compat
+$(VENV)/.installed-dev: lock/requirements-dev.txt | $(BIN)/python
+	$(call install,$(VENV),dev,dev)
 	@touch $@ $(VENV)/.installed-base
 
-$(VENV)/.installed-mcp: pyproject.toml | $(BIN)/python
-	$(PY) -m pip install --quiet -e '.[mcp]'
-	@touch $@
-
 # Generated code must run on pydantic 2.12-2.13 too (Semantic Kernel pins pydantic<2.14)
-COMPAT_VENV := .venv-pydantic213
+COMPAT_VENV := $(ENV)pydantic213
 
-$(COMPAT_VENV)/.installed: pyproject.toml
-	$(PYTHON) -m venv $(COMPAT_VENV)
-	$(COMPAT_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(COMPAT_VENV)/bin/python -m pip install --quiet -e . 'pydantic>=2.13,<2.14' 'pytest>=8' 'hypothesis>=6.100,<6.170.10' --config-settings editable_mode=compat
+$(COMPAT_VENV)/.installed: lock/requirements-compat.txt | $(BIN)/python
+	$(UV) venv --quiet --allow-existing --python $(PYTHON) $(COMPAT_VENV)
+	$(call install,$(COMPAT_VENV),compat,,-r lock/compat.in)
 	@touch $@
 
 BENCH_VENV := .bench-venv
 
-$(BENCH_VENV)/.installed: pyproject.toml
-	$(PYTHON) -m venv $(BENCH_VENV)
-	$(BENCH_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(BENCH_VENV)/bin/python -m pip install --quiet -e '.[bench]'
+$(BENCH_VENV)/.installed: lock/requirements-bench.txt | $(BIN)/python
+	$(UV) venv --quiet --allow-existing --python $(PYTHON) $(BENCH_VENV)
+	$(call install,$(BENCH_VENV),bench,bench)
 	@touch $@
 
 # The MCP benchmark's own venv: FastMCP needs mcp 2, the bench venv's semantic-kernel pins mcp<2
 BENCH_MCP_VENV := .bench-mcp-venv
 
-$(BENCH_MCP_VENV)/.installed: pyproject.toml
-	$(PYTHON) -m venv $(BENCH_MCP_VENV)
-	$(BENCH_MCP_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(BENCH_MCP_VENV)/bin/python -m pip install --quiet -e '.[bench-mcp]'
+$(BENCH_MCP_VENV)/.installed: lock/requirements-bench-mcp.txt | $(BIN)/python
+	$(UV) venv --quiet --allow-existing --python $(PYTHON) $(BENCH_MCP_VENV)
+	$(call install,$(BENCH_MCP_VENV),bench-mcp,bench-mcp)
 	@touch $@
+
+# --- the lock: one file per venv, for CPython $(LOCK_PYTHON) on Linux (what CI runs) ---
+# `make lock` brings the locks in step with pyproject.toml, keeping every pin it can;
+# `make lock UPGRADE=1` moves every pin to the newest allowed version (then run make test).
+INTEGRATIONS := semantic-kernel agent-framework langchain pydantic-ai openai-agents
+TEST_EXTRAS_langchain := ,langchain-tests
+LOCK_FILES := dev run compat fuzz bench bench-mcp $(INTEGRATIONS)
+compile = $(UV) pip compile --quiet --python-version $(LOCK_PYTHON) --python-platform $(LOCK_PLATFORM) $(if $(UPGRADE),--upgrade) --custom-compile-command 'make lock'
+LOCK_dev := pyproject.toml --extra dev
+LOCK_run := pyproject.toml --extra mcp -c lock/requirements-dev.txt
+LOCK_fuzz := pyproject.toml --extra dev --extra fuzz -c lock/requirements-dev.txt
+LOCK_compat := pyproject.toml lock/compat.in
+LOCK_bench := pyproject.toml --extra bench
+LOCK_bench-mcp := pyproject.toml --extra bench-mcp
+$(foreach f,$(INTEGRATIONS),$(eval LOCK_$(f) := pyproject.toml --extra $(f) --extra integration-tests$(subst $(comma), --extra ,$(TEST_EXTRAS_$(f)))))
+
+.PHONY: lock
+lock: | $(BIN)/python ## bring lock/ in step with pyproject.toml (UPGRADE=1: newest allowed versions)
+	@for f in $(LOCK_FILES); do echo "lock/requirements-$$f.txt"; done
+	$(compile) $(LOCK_dev) -o lock/requirements-dev.txt
+	$(foreach f,$(filter-out dev,$(LOCK_FILES)),$(compile) $(LOCK_$(f)) -o lock/requirements-$(f).txt &&) true
+
+.PHONY: lock-check
+lock-check: | $(BIN)/python ## fail when a lock no longer matches pyproject.toml (run make lock)
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && cp lock/*.txt "$$tmp"/ && \
+	$(compile) $(LOCK_dev) -o "$$tmp/requirements-dev.txt" && \
+	$(foreach f,$(filter-out dev,$(LOCK_FILES)),$(compile) $(subst lock/requirements-dev.txt,$$tmp/requirements-dev.txt,$(LOCK_$(f))) -o "$$tmp/requirements-$(f).txt" &&) \
+	for f in $(LOCK_FILES); do \
+	  diff -q <(grep '^[A-Za-z0-9]' lock/requirements-$$f.txt) <(grep '^[A-Za-z0-9]' "$$tmp/requirements-$$f.txt") >/dev/null \
+	  || { echo "lock/requirements-$$f.txt is out of step with pyproject.toml: run make lock"; exit 1; }; \
+	done; echo "lock: in step with pyproject.toml"
 
 .PHONY: help
 help: ## list the targets
@@ -85,7 +139,7 @@ lint: $(VENV)/.installed-dev ## ruff check, ruff format --check, mypy --strict
 	$(BIN)/mypy --strict sktypes sktypes_codegen examples tests/typing_*.py
 
 .PHONY: test
-test: $(VENV)/.installed-dev $(COMPAT_VENV)/.installed lint ## the whole suite: lint, types, unit, property, golden, corpus, docs
+test: $(VENV)/.installed-dev $(COMPAT_VENV)/.installed $(if $(LATEST),,lock-check) lint ## the whole suite (from the lock): lint, types, unit, property, golden, corpus, docs
 	@# the docs' browser test needs Chromium: installed where we are root on Debian (CI), else it skips and says so
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then $(MAKE) --no-print-directory browser || echo "warning: chromium could not be installed; the browser test will skip"; fi
 	$(BIN)/pytest -n 2 --dist loadgroup -q -p no:cacheprovider
@@ -93,21 +147,22 @@ test: $(VENV)/.installed-dev $(COMPAT_VENV)/.installed lint ## the whole suite: 
 	$(COMPAT_VENV)/bin/pytest -q -p no:cacheprovider -o addopts= tests/test_generate_compat.py
 	$(MAKE) --no-print-directory integrations
 
-# --- framework integrations: each framework in its own venv (.venv-<extra>), built by uv ---
-INTEGRATIONS := semantic-kernel agent-framework langchain pydantic-ai openai-agents
-TEST_EXTRAS_langchain := ,langchain-tests
+.PHONY: test-latest
+test-latest: ## the whole suite on the newest versions pyproject.toml allows (.venv-latest*; not in CI)
+	$(MAKE) --no-print-directory test LATEST=1
 
-.venv-%/.installed: pyproject.toml | $(VENV)/.installed-dev
-	$(BIN)/uv venv --quiet --allow-existing --python $(PYTHON) .venv-$*
-	$(BIN)/uv pip install --quiet --python .venv-$*/bin/python -e '.[$*,integration-tests$(TEST_EXTRAS_$*)]'
+# --- framework integrations: each framework in its own venv (.venv-<extra>), from its lock ---
+$(ENV)%/.installed: lock/requirements-%.txt | $(BIN)/python
+	$(UV) venv --quiet --allow-existing --python $(PYTHON) $(ENV)$*
+	$(call install,$(ENV)$*,$*,$*$(comma)integration-tests$(TEST_EXTRAS_$*))
 	@touch $@
 
 .PHONY: integrations $(addprefix integration-,$(INTEGRATIONS)) integration-sk integration-af
 integrations: $(addprefix integration-,$(INTEGRATIONS)) ## every framework's tests, each in its own venv
 
-$(addprefix integration-,$(INTEGRATIONS)): integration-%: .venv-%/.installed
-	.venv-$*/bin/python -m mypy --strict --cache-dir .venv-$*/.mypy_cache sktypes/integrations/$(subst -,_,$*).py
-	SKTYPES_INTEGRATION=$* .venv-$*/bin/python -m pytest -q -p no:cacheprovider tests/integrations
+$(addprefix integration-,$(INTEGRATIONS)): integration-%: $(ENV)%/.installed
+	$(ENV)$*/bin/python -m mypy --strict --cache-dir $(ENV)$*/.mypy_cache sktypes/integrations/$(subst -,_,$*).py
+	SKTYPES_INTEGRATION=$* $(ENV)$*/bin/python -m pytest -q -p no:cacheprovider tests/integrations
 
 integration-sk: integration-semantic-kernel ## Semantic Kernel's integration tests (own venv)
 integration-af: integration-agent-framework ## Agent Framework's integration tests (own venv)
@@ -115,8 +170,8 @@ integration-af: integration-agent-framework ## Agent Framework's integration tes
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?=
 
-$(VENV)/.installed-fuzz: pyproject.toml | $(VENV)/.installed-dev
-	$(PY) -m pip install --quiet -e '.[dev,fuzz]'
+$(VENV)/.installed-fuzz: lock/requirements-fuzz.txt | $(VENV)/.installed-dev
+	$(UV) pip install --quiet --python $(PY) -r lock/requirements-fuzz.txt
 	@touch $@
 
 .PHONY: fuzz
@@ -141,7 +196,7 @@ browser: ## install Debian's chromium for the browser test of the docs (root + a
 	@chromium --version 2>/dev/null | head -1
 
 .PHONY: bench
-bench: $(BENCH_VENV)/.installed $(BENCH_MCP_VENV)/.installed $(foreach f,$(INTEGRATIONS),.venv-$(f)/.installed) ## side-by-side benchmarks against the peers (own venvs; not a test)
+bench: $(BENCH_VENV)/.installed $(BENCH_MCP_VENV)/.installed $(foreach f,$(INTEGRATIONS),$(ENV)$(f)/.installed) ## side-by-side benchmarks against the peers (own venvs; not a test)
 	@for b in benchmarks/bench_*.py; do [ $$b = benchmarks/bench_mcp.py ] && continue; echo "== $$b"; $(BENCH_VENV)/bin/python $$b || exit 1; done
 	@echo "== benchmarks/bench_mcp.py (in $(BENCH_MCP_VENV))"; $(BENCH_MCP_VENV)/bin/python benchmarks/bench_mcp.py $(BENCH_MCP_ARGS)
 
@@ -152,5 +207,5 @@ bench-mcp: $(BENCH_MCP_VENV)/.installed ## sktypes serve vs FastMCP's from_opena
 
 .PHONY: clean
 clean: ## remove the venv, caches and build output
-	rm -rf $(VENV) $(COMPAT_VENV) $(BENCH_VENV) $(BENCH_MCP_VENV) $(addprefix .venv-,$(INTEGRATIONS)) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist site *.egg-info
+	rm -rf .venv .venv-* $(BENCH_VENV) $(BENCH_MCP_VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist site *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -411,7 +411,7 @@ def locate(
         return None
     tokens = [unescape(t) for t in pointer.split("/")[1:]] if pointer not in ("", "/") else []
     try:
-        return _walk(events(raw), tokens, limits.max_depth)
+        return _walk(events(raw, limits.max_depth), tokens, limits.max_depth)
     except (yaml.YAMLError, YamlProblem):
         return None
 

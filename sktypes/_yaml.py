@@ -21,6 +21,7 @@ reference (never copied); merge keys (``<<``) supported.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import yaml
@@ -38,7 +39,7 @@ from yaml.resolver import Resolver
 
 from sktypes.limits import DEFAULT_LIMITS, DocumentLimits
 
-__all__ = ["YamlProblem", "events", "load_yaml", "scalar_kind"]
+__all__ = ["YamlProblem", "events", "flow_depth_line", "load_yaml", "scalar_kind"]
 
 _INT_MIN, _INT_MAX = -(2**63), 2**64 - 1
 _RESOLVERS = Resolver.yaml_implicit_resolvers
@@ -153,12 +154,27 @@ def _merge_into(mapping: dict[str, Any], sources: list[Any], line: int) -> None:
     mapping.update(explicit)
 
 
-def events(raw: bytes) -> Any:
-    """Return the event stream for ``raw``; reader errors become :class:`YamlProblem`."""
+def events(raw: bytes, max_depth: int = DEFAULT_LIMITS.max_depth) -> Any:
+    """Return the event stream for ``raw``; reader errors become :class:`YamlProblem`.
+
+    The nesting bound is sktypes' own whatever the parser does: libyaml (0.2.6+, in PyYAML
+    6.0.4's wheels) stops at 1,000 levels of its own, and in flow collections it stops while
+    it looks ahead, before it has given a single event. That refusal is reported as
+    ``nested deeper than max_depth levels`` on the line where the text passes ``max_depth``.
+    """
     # without libyaml, PyYAML's pure-Python parser gives the same events (slower)
     stream = _events(_Parser(raw)) if _Parser is not None else yaml.parse(raw, yaml.SafeLoader)
     try:
         yield from stream
+    except yaml.MarkedYAMLError as exc:
+        if exc.problem != _PARSER_DEPTH or exc.problem_mark is None:
+            raise
+        line = flow_depth_line(raw, max_depth)
+        if line is not None:
+            raise YamlProblem(f"nested deeper than {max_depth} levels", line) from None
+        mark = exc.problem_mark
+        message = "nested deeper than the YAML parser allows"
+        raise YamlProblem(message, mark.line + 1, mark.column + 1) from None
     except yaml.reader.ReaderError as exc:  # a control character, invalid UTF-8
         at = max(exc.position, 0)
         line = raw.count(b"\n", 0, at) + 1
@@ -169,6 +185,33 @@ def events(raw: bytes) -> Any:
             byte = exc.character[0]
             problem = f"'{exc.encoding}' codec cannot decode byte #x{byte:02x}: {exc.reason}"
         raise YamlProblem(problem, line, column) from None
+
+
+_PARSER_DEPTH = "exceeded maximum nesting depth"
+# a bracket, or a double-quoted string (which may hide brackets), unterminated ones included
+_BRACKET_OR_STRING = re.compile(rb'[\[\]{}]|"[^"\\]*+(?:\\.[^"\\]*+)*+(?:"|\\?\Z)', re.S)
+
+
+def flow_depth_line(raw: bytes, max_depth: int) -> int | None:
+    """The line where flow brackets in ``raw`` first nest deeper than ``max_depth``.
+
+    Brackets inside double-quoted strings do not count. ``None`` when they never do (the
+    nesting is block-style, or within the bound).
+    """
+    depth = 0
+    for match in _BRACKET_OR_STRING.finditer(raw):
+        first = match.group()[0]
+        if first in _OPENERS:
+            depth += 1
+            if depth > max_depth:
+                return raw.count(b"\n", 0, match.start()) + 1
+        elif first in _CLOSERS and depth:
+            depth -= 1
+    return None
+
+
+_OPENERS = frozenset(b"[{")
+_CLOSERS = frozenset(b"]}")
 
 
 def _events(parser: Any) -> Any:
@@ -187,7 +230,7 @@ def load_yaml(raw: bytes, limits: DocumentLimits = DEFAULT_LIMITS) -> Any:
             libyaml cannot read its characters; the line is given where known.
         yaml.MarkedYAMLError: a syntax error (with its mark).
     """
-    return _build(events(raw), limits)
+    return _build(events(raw, limits.max_depth), limits)
 
 
 def _located(problem: YamlProblem, event: Any) -> YamlProblem:

@@ -112,10 +112,15 @@ def test_the_depth_limit_can_be_raised() -> None:
 
 
 def test_locating_a_pointer_in_a_deep_document_does_not_recurse() -> None:
-    raw = b"[" * 200_000 + b"]" * 200_000
+    # 900 levels: past Python's recursion limit for a recursive walk, within libyaml's own
+    raw = b"[" * 900 + b"]" * 900
     start = time.monotonic()
     assert line_of(raw, "/0/0/0") == 1
     assert locate(raw, "/1") is None
+    # 200,000 levels: libyaml (PyYAML 6.0.4+) refuses the text before its first event, so
+    # there is nothing to locate; the walk must still end at once, without an error
+    deeper = b"[" * 200_000 + b"]" * 200_000
+    assert locate(deeper, "/0/0/0") is None
     assert time.monotonic() - start < BUDGET
     text = b"a:\n  b: |\n    x\n  c: [1, {d: 2}]\n"
     found = locate(text, "/a/b")
@@ -309,3 +314,15 @@ def test_control_characters_and_bad_utf8_name_their_line_in_one_line(
 def test_every_error_is_an_sktypes_error_for_a_path_with_a_nul_byte() -> None:
     with pytest.raises(SktypesError, match="cannot read the file"):
         load_openapi("api\x00.yaml")
+
+
+def test_the_yaml_parser_s_own_depth_limit_is_reported_as_a_depth_with_its_line() -> None:
+    # libyaml stops at 1,000 levels whatever sktypes' bound: raised past it, the parser's
+    # refusal is still one message with the place, never the parser's own words
+    text = b"x: 1\ny: " + b"[" * 1_500 + b"]" * 1_500
+    with pytest.raises(OpenApiError, match="nested deeper than the YAML parser allows") as info:
+        load_openapi(text, validate=False, limits=DocumentLimits(max_depth=5_000))
+    assert info.value.where is not None and info.value.where.startswith("line 2")
+    with pytest.raises(OpenApiError, match="nested deeper than 128 levels") as info:
+        load_openapi(b"x: 1\n\ny: " + b"[" * 1_500 + b"]" * 1_500)
+    assert info.value.where == "line 3"

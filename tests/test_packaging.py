@@ -66,6 +66,10 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     return out
 
 
+def _pip(env: Path) -> list[str]:
+    return [str(env / "bin" / "python"), "-m", "pip", "install", "--quiet"]
+
+
 def _wheel(dist: Path) -> Path:
     (wheel,) = dist.glob("sktypes-*.whl")
     return wheel
@@ -172,7 +176,8 @@ def venv(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     env = tmp_path_factory.mktemp("venv") / "v"
     subprocess.run([sys.executable, "-m", "venv", str(env)], check=True)
     pip = subprocess.run(
-        [str(env / "bin" / "python"), "-m", "pip", "install", "--quiet", str(_wheel(dist))],
+        # the runtime pins of the committed lock, as make run installs them
+        [*_pip(env), "-c", str(ROOT / "lock" / "requirements-run.txt"), str(_wheel(dist))],
         capture_output=True,
         text=True,
     )
