@@ -1,0 +1,124 @@
+"""Request bodies: JSON, form fields, multipart parts, raw text and bytes, by media type."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import pydantic
+
+from sktypes.errors import RemoteRequestError
+from sktypes.generated import MISSING
+from sktypes.remote._wire import _compact, _pairs, _scalar, to_json
+
+__all__ = ["encode_body", "media_type"]
+
+
+def media_type(content_type: str) -> str:
+    return content_type.split(";")[0].strip().lower()
+
+
+def _is_json(kind: str) -> bool:
+    return not kind or kind == "application/json" or kind.endswith("+json")
+
+
+def _is_file(value: Any) -> bool:
+    return isinstance(value, (bytes, bytearray, memoryview)) or callable(
+        getattr(value, "read", None)
+    )
+
+
+def _concrete(content_type: str, body: Any) -> str:
+    """A concrete media type for a wildcard one (``*/*``, ``application/*``, ``text/*``)."""
+    kind = media_type(content_type)
+    if "*" not in kind:
+        return content_type
+    if _is_file(body):
+        return "application/octet-stream"
+    if kind == "text/*" or (isinstance(body, str) and kind in ("*/*", "text/*")):
+        return "text/plain; charset=utf-8"
+    return "application/json"
+
+
+def _read_all(value: Any) -> bytes:
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    data = value.read()
+    return data.encode() if isinstance(data, str) else bytes(data)
+
+
+def _form_fields(body: Any, operation: str) -> dict[str, Any]:
+    """The top-level fields of a form body (models by alias; ``bytes`` kept as they are)."""
+    if isinstance(body, pydantic.BaseModel):
+        dumped = body.model_dump(mode="python", by_alias=True, exclude_unset=True)
+        return {str(k): v for k, v in dumped.items()}
+    if isinstance(body, Mapping):
+        return {str(k): v for k, v in body.items() if v is not MISSING}
+    raise RemoteRequestError(
+        f"a form body must be an object, not {type(body).__name__}", where=operation
+    )
+
+
+def _file_part(name: str, value: Any) -> tuple[str, Any]:
+    if isinstance(value, tuple):
+        return name, value
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return name, (name, bytes(value), "application/octet-stream")
+    filename = os.path.basename(str(getattr(value, "name", "") or name))
+    return name, (filename, value, "application/octet-stream")
+
+
+def _multipart(body: Any, operation: str) -> dict[str, Any]:
+    data: dict[str, list[str]] = {}
+    files: list[tuple[str, Any]] = []
+    for name, value in _form_fields(body, operation).items():
+        if value is None:
+            continue
+        items = value if isinstance(value, list) else [value]
+        if all(_is_file(v) or isinstance(v, tuple) for v in items):
+            files.extend(_file_part(name, v) for v in items)
+            continue
+        plain = to_json(value)
+        if isinstance(plain, dict) or (
+            isinstance(plain, list) and any(isinstance(v, (dict, list)) for v in plain)
+        ):
+            files.append((name, (None, _compact(plain).encode(), "application/json")))
+        else:
+            data[name] = [_scalar(v) for v in (plain if isinstance(plain, list) else [plain])]
+    if not files:  # httpx writes multipart only when a file part is present
+        files = [(k, (None, v.encode())) for k, vs in data.items() for v in vs]
+        return {"files": files}
+    return {"data": data, "files": files}
+
+
+def encode_body(body: Any, content_type: str, operation: str) -> tuple[dict[str, Any], str | None]:
+    """The httpx keyword arguments that send ``body``, and the Content-Type to set.
+
+    ``None`` as the content type: httpx sets it (form and multipart, with the boundary).
+    """
+    content_type = _concrete(content_type, body)
+    kind = media_type(content_type)
+    if _is_json(kind):
+        return {"content": _compact(to_json(body)).encode()}, content_type or "application/json"
+    if kind == "application/x-www-form-urlencoded":
+        fields = {k: to_json(v) for k, v in _form_fields(body, operation).items()}
+        pairs = _pairs([(k, v, "form", True) for k, v in fields.items()], _scalar)
+        data: dict[str, list[str]] = {}
+        for k, v in pairs:
+            data.setdefault(k, []).append(v)
+        return {"data": data}, None
+    if kind.startswith("multipart/"):
+        return _multipart(body, operation), None
+    if _is_file(body):
+        return {"content": _read_all(body)}, content_type
+    if isinstance(body, str):
+        charset = re.search(r"charset=([\w.-]+)", content_type, re.IGNORECASE)
+        return {"content": body.encode(charset[1] if charset else "utf-8")}, content_type
+    if kind.startswith("text/") and isinstance(body, (int, float)):
+        return {"content": _scalar(body).encode()}, content_type
+    raise RemoteRequestError(
+        f"a {type(body).__name__} body cannot be sent as {kind}: pass str or bytes",
+        where=operation,
+    )

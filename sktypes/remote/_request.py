@@ -1,0 +1,114 @@
+"""One operation's request: its values, credentials, and the ``httpx.Request`` built from them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from sktypes.generated import MISSING
+from sktypes.remote._body import encode_body
+from sktypes.remote._wire import (
+    Pairs,
+    Param,
+    _check_header,
+    _check_token,
+    _cookie_scalar,
+    _fill_path,
+    _pairs,
+    _scalar,
+    cookie_pairs,
+    header_value,
+)
+
+__all__ = ["Credential", "Request", "build_request"]
+
+
+@dataclass(frozen=True, slots=True)
+class Credential:
+    """One credential applied to every request.
+
+    ``location`` is ``header``, ``query`` or ``cookie``; ``name`` the header, parameter or
+    cookie name; ``value`` what is sent (left out of ``repr``: a secret must not reach a
+    log). An explicit parameter of the same name and place wins over the credential.
+    """
+
+    location: str
+    name: str
+    value: str = field(repr=False)
+
+
+@dataclass(slots=True)
+class Request:
+    """Everything needed to send one operation's request (values not yet serialized)."""
+
+    operation: str
+    method: str
+    path: str
+    path_params: list[Param] = field(default_factory=list)
+    query: list[Param] = field(default_factory=list)
+    headers: list[Param] = field(default_factory=list)
+    cookies: list[Param] = field(default_factory=list)
+    body: Any = None
+    content_type: str | None = None
+    send_body: bool = False
+
+
+def build_request(
+    base_url: str,
+    request: Request,
+    *,
+    credentials: Sequence[Credential] = (),
+    headers: Mapping[str, str] | None = None,
+    client: httpx.Client | httpx.AsyncClient | None = None,
+) -> httpx.Request:
+    """Return the ``httpx.Request`` for ``request`` against ``base_url``.
+
+    With ``client``, the request is built by ``client.build_request``: the client's headers,
+    params, cookies and timeout are merged in (the request's own win), and ``client.send``
+    then applies its auth and event hooks. Precedence, lowest first: the client's defaults,
+    ``headers``, ``credentials``, the operation's parameters.
+
+    Raises:
+        RemoteRequestError: a header value holds a line break or a control character, a
+            header or cookie name is not a token, or the body cannot take the media type.
+    """
+    op = request.operation
+    path = _fill_path(request.path, request.path_params)
+    sent: dict[str, tuple[str, str]] = {}  # lower-case name -> (name, value)
+    query: Pairs = []
+    cookies: dict[str, str] = {}
+    for name, value in (headers or {}).items():
+        sent[name.lower()] = (name, value)
+    for cred in credentials:
+        if cred.location == "query":
+            query.append((cred.name, cred.value))
+        elif cred.location == "cookie":
+            cookies[cred.name] = _cookie_scalar(cred.value)
+        else:
+            sent[cred.name.lower()] = (cred.name, cred.value)
+    explicit = _pairs(request.query, _scalar)
+    named = {k for k, _ in explicit}
+    query = [(k, v) for k, v in query if k not in named]
+    query.extend(explicit)
+    for name, raw, style, explode in request.headers:
+        if raw is not None and raw is not MISSING:
+            sent[name.lower()] = (name, header_value(raw, explode, style))
+    cookies.update(cookie_pairs(request.cookies, op))
+    for name in cookies:
+        _check_token(name, "cookie", op)
+    kwargs: dict[str, Any] = {}
+    if request.send_body and request.body is not MISSING:
+        kwargs, ctype = encode_body(request.body, request.content_type or "application/json", op)
+        if ctype is not None and "content-type" not in sent:
+            sent["content-type"] = ("Content-Type", ctype)
+    out = {name: _check_header(name, value, op) for name, value in sent.values()}
+    url = base_url.rstrip("/") + path
+    method = request.method.upper()
+    if client is not None:
+        return client.build_request(
+            method, url, params=query, headers=out, cookies=cookies or None, **kwargs
+        )
+    return httpx.Request(method, url, params=query, headers=out, cookies=cookies or None, **kwargs)
