@@ -22,6 +22,7 @@ from pathlib import Path
 from sktypes.errors import GenerationError, SktypesError
 from sktypes.generated import VIEWS_FILE, Binding, dump_views
 from sktypes.openapi import OpenApiPlugin, load_openapi
+from sktypes_codegen._compile import compile_modules
 from sktypes_codegen._link import GenerationOptions, relative_to_package, write_link
 from sktypes_codegen._modules import models_module, plugin_module
 from sktypes_codegen._naming import identifier
@@ -198,6 +199,7 @@ def render_loaded(
     bindings = [Binding(op.method_name, op.arguments) for op in ctx.operations]
     pretty = len(plugin.views) <= _PRETTY_LIMIT
     files[VIEWS_FILE] = dump_views(plugin.name, plugin.views, bindings, indent=pretty)
+    compile_modules(package, files, str(spec))
     return RenderedPlugin(package, files, _warnings(plugin, spec, ctx))
 
 
