@@ -99,7 +99,11 @@ def load_openapi(
         raise OpenApiError("document nested too deeply", file=doc.display) from None
     if validate:
         refs.admit_all()  # the validator sees these documents and nothing else
-        validate_spec(doc, version, refs, None if strict else warnings.append)
+        problems: list[str] = []
+        validate_spec(doc, version, refs, None if strict else problems.append)
+        if problems and not plugin.views and doc.data.get("paths") not in (None, {}):
+            validate_spec(doc, version, refs)  # nothing could be built: the first is an error
+        warnings.extend(problems)
     return select_operations(plugin, include, exclude)
 
 

@@ -117,11 +117,14 @@ def violations(headers: Any, body: bytes) -> Verdict:
     answer: list[str] = []
     raw = headers.get("sl-violations")
     if raw:
-        try:  # "Too many violations! [...]" when the list is long
+        try:  # "Too many violations! [...]" when the list is long (and cut short)
             items = json.loads(raw[raw.find("[") :] if "[" in raw else raw)
         except ValueError:
-            items = [{"location": ["request"], "message": raw}]
+            side = "request" if '"location":["request"' in raw else "response"
+            items = [{"location": [side], "message": raw, "severity": "Error"}]
         for item in items if isinstance(items, list) else []:
+            if item.get("severity", "Error") != "Error":  # warnings (a deprecated parameter)
+                continue
             location = [str(p) for p in item.get("location", [])]
             text = f"{'.'.join(location)}: {item.get('message', item)}"
             (request if location[:1] == ["request"] else answer).append(text)
