@@ -7,9 +7,10 @@ its converted root plus the ``$defs`` its refs reach. Recursive schemas therefor
 
 The walk is structural (it knows which keywords hold schemas), so a *property* called
 ``$ref`` is a property. Conversions: ``nullable``/``x-nullable`` → a ``"null"`` type (or
-``anyOf`` with ``null``; in 3.1, which has no ``nullable``, with a warning naming the place), boolean ``exclusiveMinimum``/``Maximum`` → numbers, ``example`` →
-``examples``, 2.0 ``type: file`` → binary string, tuple ``items`` → ``prefixItems``; in 2.0
-and 3.0 the siblings of a ``$ref`` are ignored except annotations (as those versions say).
+``anyOf`` with ``null``; in 3.1, which has no ``nullable``, with a warning naming the
+place), boolean ``exclusiveMinimum``/``Maximum`` → numbers, ``example`` → ``examples``,
+2.0 ``type: file`` → binary string, tuple ``items`` → ``prefixItems``; in 2.0 and 3.0 the
+siblings of a ``$ref`` are ignored except annotations (as those versions say).
 Keyword values the 2020-12 meta-schema would reject (``required: true`` on a property, an
 invalid ``pattern``) are dropped with a warning, so every result passes ``check_schema``.
 Request schemas drop ``readOnly`` properties, response schemas ``writeOnly`` ones.
