@@ -197,3 +197,86 @@ def render_plugin_dict(
     path = where / "many.json"
     path.write_text(json.dumps(spec), encoding="utf-8")
     return render_plugin(path, split=split)
+
+
+# GitHub's Event (tag activity) names ReleaseEvent, whose `release` is a class of the activity
+# module derived from Release, shared by several tags, whose `assets` names ReleaseAsset,
+# defined after it in models/_shared.py: Release was incomplete at import, so the derived class
+# inherited an unresolved `list[ReleaseAsset]` that models/activity.py cannot resolve
+# ("TypeAdapter[list[Event]] is not fully defined"; 9 GitHub operations failed to parse).
+FORWARD: dict[str, Any] = {
+    "openapi": "3.0.3",
+    "info": {"title": "Releases", "version": "1"},
+    "servers": [{"url": "https://releases.test"}],
+    "paths": {
+        "/events": {
+            "get": _op("listEvents", "activity", {"type": "array", "items": _ref("Event")})
+        },
+        "/releases": {"get": _op("getRelease", "repos", _ref("Release"))},
+    },
+    "components": {
+        "schemas": {
+            "Event": {
+                "type": "object",
+                "required": ["id", "payload"],
+                "properties": {"id": {"type": "string"}, "payload": _ref("ReleaseEvent")},
+            },
+            "ReleaseEvent": {
+                "type": "object",
+                "required": ["release"],
+                "properties": {
+                    "release": {
+                        "allOf": [
+                            _ref("Release"),
+                            {"type": "object", "properties": {"short": {"type": "string"}}},
+                        ]
+                    }
+                },
+            },
+            "Release": {
+                "type": "object",
+                "required": ["assets"],
+                "properties": {
+                    "assets": {"type": "array", "items": _ref("ReleaseAsset")},
+                    "author": _ref("Author"),
+                },
+            },
+            "ReleaseAsset": {
+                "type": "object",
+                "required": ["name"],
+                "properties": {"name": {"type": "string"}, "uploader": _ref("Author")},
+            },
+            "Author": {"type": "object", "properties": {"login": {"type": "string"}}},
+        }
+    },
+}
+
+
+@pytest.mark.parametrize("split", [True, False], ids=["split", "single"])
+def test_every_model_is_complete_at_import(tmp_path: Path, split: bool) -> None:
+    spec = tmp_path / "releases.json"
+    spec.write_text(json.dumps(FORWARD), encoding="utf-8")
+    name = f"releases_{'split' if split else 'single'}"
+    generate_plugin(spec, tmp_path / "out", name=name, split=split, sync=True)
+    sys.path.insert(0, str(tmp_path / "out"))
+    try:
+        package = importlib.import_module(name)
+        models = importlib.import_module(f"{name}.models")
+    finally:
+        sys.path.remove(str(tmp_path / "out"))
+    incomplete = [
+        n
+        for n in models.__all__
+        if isinstance(getattr(models, n), type) and not getattr(models, n).__pydantic_complete__
+    ]
+    assert incomplete == []
+    asset = {"name": "a.tgz", "uploader": {"login": "o"}}
+    answer = [{"id": "1", "payload": {"release": {"assets": [asset]}}}]
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json=answer)
+
+    client = httpx.Client(transport=httpx.MockTransport(handler))
+    plugin = package.ReleasesPlugin(sync_client=client)
+    events = plugin.list_events_sync()
+    assert events[0].payload.release.assets[0].uploader.login == "o"
