@@ -7,8 +7,9 @@ draft 2020-12 validator, with the OpenAPI meanings generated code gives its sche
 - the formats generated types enforce are checked (``date-time``, ``date``, ``time``,
   ``uuid``, ``ipv4``, ``ipv6``, ``byte``, and ``int32``/``int64`` as ranges); other formats
   stay annotations, as draft 2020-12 says;
-- OpenAPI's ``discriminator``: the member must name one of the options (through ``mapping``,
-  or the definition's name), and the value must be valid as that option;
+- OpenAPI's ``discriminator``: a member that is there must name one of the options (through
+  ``mapping``, or the definition's name), and the value must be valid as that option; left
+  out (or not a string), the value is matched against each option;
 - a schema without ``type`` whose keywords all belong to one JSON type admits that type only
   (``properties`` → an object), as OpenAPI tools read it;
 - ``oneOf`` is read as ``anyOf``: a value matching several options is accepted (a pydantic
@@ -76,10 +77,8 @@ def _discriminator(
     options = [o for key in ("oneOf", "anyOf") for o in schema.get(key) or ()]
     names = {o["$ref"].rsplit("/", 1)[-1] for o in options if isinstance(o, dict) and "$ref" in o}
     mapped = {k: v.rsplit("/", 1)[-1] for k, v in (value.get("mapping") or {}).items()}
-    if member not in instance:
-        if names:
-            yield jsonschema.ValidationError(f"{member} is missing")
-        return
+    if not isinstance(instance.get(member), str):
+        return  # nothing names an option: the value is matched against each (oneOf)
     chosen = mapped.get(instance[member], instance[member])
     if chosen not in names and instance[member] not in mapped:
         yield jsonschema.ValidationError(f"{member}={instance[member]!r} names no option")
