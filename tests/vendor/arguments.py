@@ -35,7 +35,7 @@ import sktypes as sk
 from sktypes.openapi import Operation
 from tests.instances import instances
 
-__all__ = ["arguments", "within_limits"]
+__all__ = ["arguments", "operation_examples", "within_limits"]
 
 _NOTHING = object()
 _FORMATS: dict[str, Any] = {
@@ -90,23 +90,17 @@ class _Builder:
         if isinstance(schema.get("enum"), list) and schema["enum"]:
             return next((v for v in schema["enum"] if v is not None), schema["enum"][0])
         if "allOf" in schema:
-            merged: dict[str, Any] = {k: v for k, v in schema.items() if k != "allOf"}
-            for member in schema["allOf"]:
-                member = self.resolve(member)
-                for k, v in member.items():
-                    if k == "properties":
-                        merged["properties"] = {**merged.get("properties", {}), **v}
-                    elif k == "required":
-                        merged["required"] = [*merged.get("required", []), *v]
-                    else:
-                        merged.setdefault(k, v)
-            return self.value(merged)
+            rest = {k: v for k, v in schema.items() if k != "allOf"}
+            return self.value(_merged(rest, schema["allOf"], self.resolve))
         for key in ("oneOf", "anyOf"):
             options = schema.get(key)
             if isinstance(options, list) and options:
+                rest = {k: v for k, v in schema.items() if k not in ("oneOf", "anyOf")}
                 plain = [o for o in options if self.resolve(o).get("type") != "null"]
                 for option in plain or options:
-                    found = self.value(option)
+                    # keywords beside oneOf/anyOf apply to every option (GitHub's
+                    # {properties, anyOf: [{required: [pattern]}, ...]})
+                    found = self.value(_merged(rest, [option], self.resolve) if rest else option)
                     if found is not _NOTHING:
                         return found
                 return _NOTHING
@@ -114,8 +108,8 @@ class _Builder:
         if isinstance(kind, list):
             kinds = [k for k in kind if k != "null"] or kind
             kind = kinds[0] if kinds else None
-        if kind is None and "properties" in schema:
-            kind = "object"
+        if kind is None and any(k in schema for k in _OBJECT_WORDS):
+            kind = "object"  # read as the generator reads it (docs/generate.md)
         if kind == "object" or (kind is None and top):
             out: dict[str, Any] = {}
             props = schema.get("properties") or {}
@@ -212,6 +206,23 @@ class _Builder:
             return _NOTHING
 
 
+_OBJECT_WORDS = ("properties", "required", "additionalProperties", "minProperties")
+
+
+def _merged(base: Mapping[str, Any], members: Any, resolve: Any) -> dict[str, Any]:
+    """``base`` with each of ``members`` (``allOf``, or one option) merged in."""
+    merged: dict[str, Any] = dict(base)
+    for member in members:
+        for k, v in resolve(member).items():
+            if k == "properties":
+                merged["properties"] = {**merged.get("properties", {}), **v}
+            elif k == "required":
+                merged["required"] = [*merged.get("required", []), *v]
+            else:
+                merged.setdefault(k, v)
+    return merged
+
+
 def _validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validator:
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
@@ -268,9 +279,16 @@ def _printable(text: str) -> bool:
 
 
 def arguments(
-    view: sk.FunctionView, operation: Operation, raw: Mapping[str, Any], seed: int
+    view: sk.FunctionView,
+    operation: Operation,
+    raw: Mapping[str, Any],
+    seed: int,
+    given: Mapping[str, Any] | None = None,
 ) -> tuple[str, dict[str, Any]]:
     """``(how, arguments)``: ``how`` is ``"examples"`` or ``"drawn"`` (module docstring).
+
+    ``given``: the spec's own examples of the operation's parameters and body, by argument
+    (:func:`operation_examples`), tried first over the values built from the schemas.
 
     Raises:
         ValueError: no candidate validates (the message says why).
@@ -280,8 +298,10 @@ def arguments(
     built = _Builder(schema, seed).value(schema, top=True)
     if isinstance(built, dict):
         built = _jsonable(built)
-        if validator.is_valid(built) and within_limits(operation, built, raw):
-            return "examples", built
+        candidates = [{**built, **_jsonable(dict(given))}] if given else []
+        for candidate in [*candidates, built]:
+            if validator.is_valid(candidate) and within_limits(operation, candidate, raw):
+                return "examples", candidate
     strategy = instances(schema).filter(lambda a: within_limits(operation, a, raw))
     try:
         drawn = find(
@@ -310,3 +330,44 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, list):
         return [_jsonable(v) for v in value]
     return value
+
+
+def operation_examples(
+    operation: Operation, raw: Mapping[str, Any], resolve: Any
+) -> dict[str, Any]:
+    """The spec's own examples of ``operation``'s parameters and body, by view argument.
+
+    ``raw`` is the operation as the document gives it, ``resolve`` follows a local ``$ref`` of
+    the document (a parameter, request body or example given by reference). A parameter's
+    ``example`` or first ``examples`` value; the body's media type ``example`` or first
+    ``examples`` value (of the media type the client sends).
+    """
+    out: dict[str, Any] = {}
+    by_place = {(p.location, p.name): p.argument for p in operation.parameters}
+    for item in raw.get("parameters") or ():
+        param = resolve(item)
+        argument = by_place.get((param.get("in"), param.get("name")))
+        found = _example_of(param, resolve)
+        if argument is not None and found is not _NOTHING:
+            out[argument] = found
+    body = operation.request_body
+    if body is not None and body.argument is not None:
+        content = (resolve(raw.get("requestBody") or {}).get("content") or {}).get(
+            body.content_type
+        )
+        found = _example_of(content, resolve) if isinstance(content, Mapping) else _NOTHING
+        if found is not _NOTHING:
+            out[body.argument] = found
+    return out
+
+
+def _example_of(node: Mapping[str, Any], resolve: Any) -> Any:
+    if "example" in node:
+        return node["example"]
+    examples = node.get("examples")
+    if isinstance(examples, Mapping):
+        for example in examples.values():
+            example = resolve(example)
+            if isinstance(example, Mapping) and "value" in example:
+                return example["value"]
+    return _NOTHING

@@ -43,7 +43,7 @@ from pydantic import TypeAdapter
 import sktypes as sk
 from sktypes.openapi import Operation
 from tests.instances import same_json
-from tests.vendor.arguments import arguments
+from tests.vendor.arguments import arguments, operation_examples
 from tests.vendor.prism import prism, violations
 
 __all__ = ["Failure", "ModeResult", "SpecResult", "run_spec"]
@@ -130,6 +130,21 @@ def _raw_operation(spec: Mapping[str, Any], operation: Operation) -> Mapping[str
     except (KeyError, TypeError):
         return {}
     return node if isinstance(node, Mapping) else {}
+
+
+def _resolve(spec: Mapping[str, Any], node: Any) -> Any:
+    """``node``, its local ``$ref`` followed (a few hops), ``{}`` when it does not resolve."""
+    for _ in range(10):
+        ref = node.get("$ref") if isinstance(node, Mapping) else None
+        if not isinstance(ref, str) or not ref.startswith("#/"):
+            return node if isinstance(node, Mapping) else {}
+        node = spec
+        try:
+            for part in ref[2:].split("/"):
+                node = node[part.replace("~1", "/").replace("~0", "~")]
+        except (KeyError, TypeError):
+            return {}
+    return {}
 
 
 def run_spec(
@@ -288,8 +303,10 @@ async def _call(
     out: ModeResult,
 ) -> Failure | None:
     name = view.name
+    raw_op = _raw_operation(raw, operation)
     try:
-        _how, args = arguments(view, operation, _raw_operation(raw, operation), seed)
+        given = operation_examples(operation, raw_op, lambda node: _resolve(raw, node))
+        _how, args = arguments(view, operation, raw_op, seed, given)
     except ValueError as exc:
         return Failure(name, "callable", _one_line(str(exc)))
     try:
