@@ -6,8 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import sktypes as sk
-from tests.vendor.arguments import arguments, operation_examples
+from tests.vendor.arguments import Unsatisfiable, arguments, operation_examples
 from tests.vendor.run import _raw_operation, _resolve
 
 # GitHub's secret-scanning-custom-pattern-to-update: no `type`, properties beside an anyOf of
@@ -79,3 +81,51 @@ def test_the_specs_own_examples_come_first(tmp_path: Path) -> None:
     # an example the view refuses is not used
     how, args = arguments(view, operation, raw, 1, {"body": {"version": 7}})
     assert args["body"] == {"pattern": "s", "version": "s"}
+
+
+def _body_op(tmp_path: Path, body: dict[str, Any]) -> tuple[sk.FunctionView, Any, dict[str, Any]]:
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "T", "version": "1"},
+        "paths": {
+            "/x": {
+                "post": {
+                    "operationId": "op",
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": body}},
+                    },
+                    "responses": {"204": {"description": "ok"}},
+                }
+            }
+        },
+    }
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    plugin = sk.load_openapi(path)
+    operation = plugin.operation("op")
+    return plugin.views[0], operation, _raw_operation(spec, operation)
+
+
+def test_a_schema_no_value_satisfies_is_the_specs_fault(tmp_path: Path) -> None:
+    # ShipEngine: additionalProperties: false beside allOf members declaring the properties
+    money = {
+        "type": "object",
+        "required": ["amount"],
+        "properties": {"amount": {"type": "number"}},
+    }
+    body = {"type": "object", "additionalProperties": False, "allOf": [money]}
+    view, operation, raw = _body_op(tmp_path, body)
+    with pytest.raises(Unsatisfiable, match="Additional properties are not allowed"):
+        arguments(view, operation, raw, 1)
+
+
+def test_an_example_breaking_its_own_format_gives_way_to_a_plain_value(tmp_path: Path) -> None:
+    # ShipEngine's webhook url: format url, example "https://[YOUR ENDPOINT ID].x.requestbin.com"
+    url = {"type": "string", "format": "url", "example": "https://[YOUR ENDPOINT ID].x.test"}
+    body = {"type": "object", "required": ["url"], "properties": {"url": url}}
+    view, operation, raw = _body_op(tmp_path, body)
+    assert arguments(view, operation, raw, 1) == (
+        "examples",
+        {"body": {"url": "https://example.com/a"}},
+    )

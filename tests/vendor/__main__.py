@@ -66,8 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         print(_summary(result), flush=True)
         for mode, counts in result.modes.items():
             for f in counts.failures:
-                server = " (server)" if f.server else ""
-                print(f"  {mode} {f.operation}: not {f.stage}{server}: {f.cause}", file=sys.stderr)
+                print(f"  {mode} {f.operation}: not {f.stage}{f.whose}: {f.cause}", file=sys.stderr)
         stored[key] = result.to_dict()
         if not args.no_write and args.sample is None:
             RESULTS.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n")

@@ -23,6 +23,7 @@ import datetime
 import json
 import random
 import re
+import urllib.parse
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,12 +31,13 @@ import jsonschema
 from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
+from hypothesis.errors import Unsatisfiable as HypothesisUnsatisfiable
 
 import sktypes as sk
 from sktypes.openapi import Operation
 from tests.instances import instances
 
-__all__ = ["arguments", "operation_examples", "within_limits"]
+__all__ = ["Unsatisfiable", "arguments", "operation_examples", "within_limits"]
 
 _NOTHING = object()
 _FORMATS: dict[str, Any] = {
@@ -59,10 +61,12 @@ _FORMATS: dict[str, Any] = {
 
 
 class _Builder:
-    def __init__(self, root: Mapping[str, Any], seed: int) -> None:
+    def __init__(self, root: Mapping[str, Any], seed: int, *, examples: bool = True) -> None:
         self.defs: Mapping[str, Any] = root.get("$defs") or {}
         self.seed = seed
         self.depth = 0
+        self.examples = examples
+        """Whether to take the schemas' examples (else defaults, enums, the plainest values)."""
 
     def value(self, schema: Any, *, top: bool = False) -> Any:
         if schema is True or schema is None:
@@ -80,11 +84,10 @@ class _Builder:
                 return self.value({**target, **rest} if rest else target)
             finally:
                 self.depth -= 1
-        for key in ("examples",):
-            found = schema.get(key)
-            if isinstance(found, list) and found:
-                return found[0]
-        for key in ("example", "default", "const"):
+        found = schema.get("examples")
+        if self.examples and isinstance(found, list) and found:
+            return found[0]
+        for key in ("example", "default", "const") if self.examples else ("default", "const"):
             if key in schema:
                 return schema[key]
         if isinstance(schema.get("enum"), list) and schema["enum"]:
@@ -225,7 +228,22 @@ def _merged(base: Mapping[str, Any], members: Any, resolve: Any) -> dict[str, An
 
 def _validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validator:
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+    return cls(schema, format_checker=_FORMAT_CHECKER)
+
+
+_FORMAT_CHECKER = jsonschema.FormatChecker()
+
+
+@_FORMAT_CHECKER.checks("url")
+def _is_url(value: object) -> bool:
+    """``url`` (not a JSON Schema format; servers check it as an absolute http(s) URL)."""
+    if not isinstance(value, str):
+        return True
+    try:
+        parts = urllib.parse.urlsplit(value)
+    except ValueError:  # "https://[YOUR ENDPOINT ID].x.requestbin.com"
+        return False
+    return parts.scheme in ("http", "https") and bool(re.fullmatch(r"[\w.-]+(:\d+)?", parts.netloc))
 
 
 def _raw_parameter_allows_empty(raw: Mapping[str, Any], name: str) -> bool:
@@ -296,10 +314,13 @@ def arguments(
     schema = view.parameters_schema
     validator = _validator(schema)
     built = _Builder(schema, seed).value(schema, top=True)
+    plain = _Builder(schema, seed, examples=False).value(schema, top=True)
     if isinstance(built, dict):
         built = _jsonable(built)
         candidates = [{**built, **_jsonable(dict(given))}] if given else []
-        for candidate in [*candidates, built]:
+        # the spec's examples may break its own schema: then the plainest values
+        candidates += [built, _jsonable(plain)] if isinstance(plain, dict) else [built]
+        for candidate in candidates:
             if validator.is_valid(candidate) and within_limits(operation, candidate, raw):
                 return "examples", candidate
     strategy = instances(schema).filter(lambda a: within_limits(operation, a, raw))
@@ -316,9 +337,26 @@ def arguments(
             ),
             random=random.Random(seed),
         )
+    except HypothesisUnsatisfiable:
+        errors = list(validator.iter_errors(built)) if isinstance(built, dict) else []
+        said = f"; the spec's own values break it: {_error_line(errors[0])}" if errors else ""
+        raise Unsatisfiable(
+            "no value satisfies the parameters' schema (hypothesis-jsonschema proves it "
+            f"unsatisfiable){said}"
+        ) from None
     except (HypothesisException, ValueError, RecursionError) as exc:
         raise ValueError(f"no arguments could be built: {type(exc).__name__}: {exc}") from None
     return "drawn", drawn
+
+
+class Unsatisfiable(ValueError):
+    """No value satisfies the schema: the spec contradicts itself (the message says where)."""
+
+
+def _error_line(error: jsonschema.ValidationError) -> str:
+    where = "/".join(map(str, error.absolute_path)) or "(root)"
+    keyword = "/".join(map(str, error.relative_schema_path))
+    return f"{where}: {error.message} ({keyword})"
 
 
 def _jsonable(value: Any) -> Any:

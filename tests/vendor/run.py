@@ -43,7 +43,7 @@ from pydantic import TypeAdapter
 import sktypes as sk
 from sktypes.openapi import Operation
 from tests.instances import same_json
-from tests.vendor.arguments import arguments, operation_examples
+from tests.vendor.arguments import Unsatisfiable, arguments, operation_examples
 from tests.vendor.misreadings import misreading
 from tests.vendor.prism import Prism, prism, violations
 
@@ -64,6 +64,13 @@ class Failure:
     cause: str
     server: bool = False
     """The server's own fault (Prism's answer breaks the spec): not a pass, not ours."""
+    spec: bool = False
+    """The spec's own fault (no value satisfies its schema): not a pass, not ours."""
+
+    @property
+    def whose(self) -> str:
+        """`` (server)``, `` (spec)`` or nothing (a client-side failure)."""
+        return " (server)" if self.server else " (spec)" if self.spec else ""
 
 
 @dataclass
@@ -317,6 +324,8 @@ async def _call(
     try:
         given = operation_examples(operation, raw_op, lambda node: _resolve(raw, node))
         _how, args = arguments(view, operation, raw_op, seed, given)
+    except Unsatisfiable as exc:
+        return Failure(name, "callable", _one_line(str(exc)), spec=True)
     except ValueError as exc:
         return Failure(name, "callable", _one_line(str(exc)))
     try:
@@ -364,7 +373,10 @@ async def _call(
     if error is not None:
         cause = f"{type(error).__name__}: {error}{server_note}"
         ctype = response.headers.get("content-type", "").split(";")[0].strip().lower()
-        if "not valid JSON" in str(error) and not (ctype.endswith("json") or not ctype):
+        if "not valid JSON" in str(error) and not response.content:
+            # issue 24's runtime item: bodies read by what was received (a 204 has none)
+            cause = f"an empty {status} answer read as JSON (runtime: bodies): {cause}"
+        elif "not valid JSON" in str(error) and not (ctype.endswith("json") or not ctype):
             # issue 24's runtime item: no Accept header, the body read as JSON whatever came
             cause = f"a {ctype} answer read as JSON (runtime: Accept/Content-Type): {cause}"
         return Failure(name, "parsed", _one_line(cause), server=bool(broken))
