@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -17,8 +18,9 @@ from sktypes.openapi._params import ParamContext
 from sktypes.openapi._refs import Place, Refs
 from sktypes.openapi._schemas import SchemaConverter
 from sktypes.openapi._select import select_operations
-from sktypes.openapi._source import Document, check_tree, parse_bytes, read_path
+from sktypes.openapi._source import Document, check_tree, digest_of, parse_bytes, read_path
 from sktypes.openapi._validate import validate_spec
+from sktypes.openapi._verdicts import validate_once
 from sktypes.views import FunctionView
 
 __all__ = ["Source", "load_openapi", "spec_files"]
@@ -94,7 +96,9 @@ def load_openapi(
         raise OpenApiError("document nested too deeply", file=doc.display) from None
     if validate:
         refs.admit_all()  # the validator sees these documents and nothing else
-        validate_spec(doc, version, refs)
+        verdict = validate_once(doc, version, refs, lambda: validate_spec(doc, version, refs))
+        verdict.check(doc.display)
+        plugin = dataclasses.replace(plugin, validation=verdict)
     return select_operations(plugin, include, exclude)
 
 
@@ -126,10 +130,12 @@ def _read(source: Source, limits: DocumentLimits) -> Document:
         check_tree(source, "<dict>", OpenApiError, limits)
         return Document(source, "<dict>", None)
     if isinstance(source, bytes):
-        return Document(parse_bytes(source, "<bytes>", limits), "<bytes>", None, source)
+        data = parse_bytes(source, "<bytes>", limits)
+        return Document(data, "<bytes>", None, source, digest=digest_of(source))
     if isinstance(source, str) and ("\n" in source or source.lstrip().startswith("{")):
         raw = _encode(source)
-        return Document(parse_bytes(raw, "<string>", limits), "<string>", None, raw)
+        data = parse_bytes(raw, "<string>", limits)
+        return Document(data, "<string>", None, raw, digest=digest_of(raw))
     path = Path(source)
     return read_path(path, str(source), limits)
 
