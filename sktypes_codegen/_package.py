@@ -22,6 +22,7 @@ from pathlib import Path
 from sktypes.errors import GenerationError, SktypesError
 from sktypes.generated import VIEWS_FILE, Binding, dump_views
 from sktypes.openapi import OpenApiPlugin, load_openapi
+from sktypes.openapi._verdicts import Verdict
 from sktypes_codegen._link import GenerationOptions, relative_to_package, write_link
 from sktypes_codegen._modules import models_module, plugin_module
 from sktypes_codegen._naming import identifier
@@ -91,7 +92,10 @@ def render_plugin(
     except SktypesError as exc:
         raise GenerationError(exc.message, file=exc.file or str(path), where=exc.where) from None
     with using_line_length(line_length):
-        return render_loaded(plugin, path, name=name, sync=sync, split=split, validated=validate)
+        rendered = render_loaded(
+            plugin, path, name=name, sync=sync, split=split, validated=validate
+        )
+    return RenderedPlugin(*rendered, rendered.warnings, plugin.validation)
 
 
 class GenerationWarning(UserWarning):
@@ -123,12 +127,19 @@ class RenderedPlugin(tuple[str, dict[str, str]]):
     """
 
     warnings: tuple[GenerationWarning, ...]
+    validation: Verdict | None
+    """openapi-spec-validator's verdict on the spec (recorded in the link record)."""
 
     def __new__(
-        cls, package: str, files: dict[str, str], warnings: Iterable[GenerationWarning] = ()
+        cls,
+        package: str,
+        files: dict[str, str],
+        warnings: Iterable[GenerationWarning] = (),
+        validation: Verdict | None = None,
     ) -> RenderedPlugin:
         made = super().__new__(cls, (package, files))
         made.warnings = tuple(warnings)
+        made.validation = validation
         return made
 
     @property
@@ -273,6 +284,7 @@ def generate_plugin(
         include=include,
         exclude=exclude,
         ref_roots=roots,
+        validation=rendered.validation,
     )
 
 
@@ -288,10 +300,12 @@ def write_package(
     include: Iterable[str] = (),
     exclude: Iterable[str] = (),
     ref_roots: Iterable[str | os.PathLike[str]] = (),
+    validation: Verdict | None = None,
 ) -> Path:
     """Write what :func:`render_plugin` returned as ``output_dir/package``, with its link.
 
-    The options are the ones ``files`` were rendered with (recorded for ``sktypes check``).
+    The options are the ones ``files`` were rendered with (recorded for ``sktypes check``,
+    with the digest of every file and the spec's ``validation`` verdict).
     The package is written into a temporary directory and swapped in with renames.
 
     Raises:
@@ -315,7 +329,9 @@ def write_package(
                 file = tmp / file_name
                 file.parent.mkdir(parents=True, exist_ok=True)
                 file.write_text(content, encoding="utf-8")
-            write_link(target, Path(spec), package, options, into=tmp)
+            write_link(
+                target, Path(spec), package, options, into=tmp, files=files, validation=validation
+            )
             _swap(tmp, target)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)

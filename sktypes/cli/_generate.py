@@ -145,6 +145,7 @@ def _one(target: Target, width: int | None, *, check: bool, quiet: bool, verbose
                 include=target.include,
                 exclude=target.exclude,
                 ref_roots=target.ref_roots,
+                validation=rendered.validation,
             )
     except SktypesError as exc:
         fail_on(exc)
