@@ -151,10 +151,17 @@ class FiniteOnly(Target):
         self._partial: FiniteOnly | None = None
 
     def from_json(self, raw: str | bytes, strict: bool) -> Any:
-        """Check, then validate JSON text with the wrapped target."""
-        walk = _checked_text(raw)
-        result = self.inner.from_json(raw, strict)
-        if walk:
+        """Validate JSON text with the wrapped target, then check it.
+
+        A NaN/Infinity token is reported before anything else the target found; text that
+        is not JSON is not scanned (the repair scans what it finds in it).
+        """
+        try:
+            result = self.inner.from_json(raw, strict)
+        except Invalid:
+            _checked_text(raw)
+            raise
+        if _checked_text(raw):
             check_result(result)
         return result
 
