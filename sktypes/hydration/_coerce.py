@@ -19,7 +19,8 @@ from typing import Any
 import typing_extensions
 from pydantic import BaseModel, ValidationError
 
-from sktypes.hydration._errors import data_path
+from sktypes.errors import MAX_DETAILS
+from sktypes.hydration._errors import data_path, first_errors
 from sktypes.jsondoc import json_equal
 from sktypes.schema._merge import kinds_of
 from sktypes.schema._nodes import (
@@ -97,6 +98,8 @@ def enum_name_fix(
     fixed = False
     if exc.error_count() > MAX_ENUM_FIXES:
         return None
+    if any(e["type"] != "enum" for e in first_errors(exc, MAX_DETAILS)):
+        return None  # decided from the first errors, without rendering them all
     errors = exc.errors(include_url=False)
     if any(e["type"] != "enum" for e in errors):
         return None  # other problems remain: report them all as they are

@@ -120,6 +120,9 @@ def first_errors(exc: ValidationError, limit: int) -> list[dict[str, Any]]:
     """
     if exc.error_count() <= limit * _RENDER_ALL:
         return [dict(e) for e in exc.errors(include_url=False, include_context=False)[:limit]]
+    last = _LAST[0]
+    if last is not None and last[0] is exc and last[1] >= limit:
+        return last[2][:limit]  # the same failure asked again (enum fix, then details)
     raw = exc.json(include_url=False, include_context=False, include_input=False)
     size = 4096
     while True:
@@ -127,7 +130,13 @@ def first_errors(exc: ValidationError, limit: int) -> list[dict[str, Any]]:
         if len(found) > limit or size >= len(raw):
             break
         size *= 4
-    return [{**err, "loc": tuple(err.get("loc", ()))} for err in found[:limit]]
+    out = [{**err, "loc": tuple(err.get("loc", ()))} for err in found[:limit]]
+    _LAST[0] = (exc, limit, out)
+    return out
+
+
+_LAST: list[tuple[ValidationError, int, list[dict[str, Any]]] | None] = [None]
+"""The last failure rendered by :func:`first_errors` (one: it holds the exception)."""
 
 
 def data_for(text: str | bytes, locations: Sequence[Sequence[str | int]]) -> Any:

@@ -159,7 +159,7 @@ class FiniteOnly(Target):
         try:
             result = self.inner.from_json(raw, strict)
         except Invalid:
-            _checked_text(raw)
+            check_text(raw)  # a NaN/Infinity token is said first
             raise
         if _checked_text(raw):
             check_result(result)
