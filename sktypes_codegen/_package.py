@@ -19,6 +19,7 @@ import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from sktypes._stages import stage
 from sktypes.errors import GenerationError, SktypesError
 from sktypes.generated import VIEWS_FILE, Binding, dump_views
 from sktypes.openapi import OpenApiPlugin, load_openapi
@@ -187,6 +188,7 @@ def render_loaded(
         raise GenerationError(
             f"{package!r} is not a valid package name (try {identifier(package)!r})"
         )
+    stage(f"generating code for {len(plugin.operations)} operations")
     ctx = plugin_context(plugin, _description(plugin))
     unchecked = "" if validated else f" {NOT_VALIDATED}"
     header = f"{HEADER_MARK}{path.name} (sha256 {digest});{unchecked} do not edit."
@@ -321,6 +323,7 @@ def write_package(
     options = GenerationOptions(
         sync, validate, split, line_length, tuple(include), tuple(exclude), roots
     )
+    stage(f"writing {len(files)} files")
     try:
         out.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{package}.", dir=out))

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sktypes._stages import stage
 from sktypes.check._findings import Finding, display
 from sktypes.errors import SktypesError
 
@@ -69,6 +70,7 @@ def check_package(package: Path) -> list[Finding]:
     """Check one generated package directory."""
     from sktypes_codegen._link import read_link
 
+    stage(f"checking {display(package)}")
     try:
         link = read_link(package)
     except SktypesError as exc:

@@ -22,7 +22,7 @@ from sktypes.cli._common import (
     verbose_option,
 )
 from sktypes.cli._config import Target, find_pyproject, formatter_line_length, read_targets
-from sktypes.cli._progress import steps
+from sktypes.cli._progress import stages
 from sktypes.errors import SktypesError
 
 __all__ = ["generate"]
@@ -115,8 +115,7 @@ def _one(target: Target, width: int | None, *, check: bool, quiet: bool, verbose
         fail(f"{target.spec}: no such file")
     try:
         line_length = width or formatter_line_length(target.output)
-        with steps(2, enabled=not quiet) as progress:
-            progress.advance(f"generating from {target.spec}")
+        with stages(f"generating from {target.spec}", enabled=not quiet):
             rendered = render_plugin(
                 target.spec,
                 name=target.name,
@@ -131,7 +130,6 @@ def _one(target: Target, width: int | None, *, check: bool, quiet: bool, verbose
             package, files = rendered
             for found in rendered.warnings:  # what the generated code cannot express
                 click.echo(f"warning: {found}", err=True)
-            progress.advance(f"writing {len(files)} files")
             if check:
                 return _stale(target.output / package, files)
             written = write_package(

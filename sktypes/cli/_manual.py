@@ -5,7 +5,9 @@ from __future__ import annotations
 import click
 import orjson
 
+from sktypes._stages import stage
 from sktypes.cli._common import exclude_option, fail, include_option, write_output
+from sktypes.cli._progress import stages
 from sktypes.cli._targets import load_views
 from sktypes.errors import SktypesError
 from sktypes.manual import FORMATS, functions_manual
@@ -30,8 +32,10 @@ def manual(
 ) -> None:
     """Print the functions manual of TARGETS (pkg.mod:obj, pkg.mod, file.py, spec, tools.json)."""
     try:
-        views = load_views(targets, include=include, exclude=exclude)
-        result = functions_manual(views, fmt)
+        with stages("reading targets"):
+            views = load_views(targets, include=include, exclude=exclude)
+            stage(f"writing the manual of {len(views)} functions")
+            result = functions_manual(views, fmt)
     except SktypesError as exc:
         fail(str(exc).splitlines()[0])
     text = (

@@ -9,6 +9,7 @@ import sys
 import click
 
 from sktypes.cli._common import fail
+from sktypes.cli._progress import stages
 from sktypes.errors import SktypesError
 
 __all__ = ["serve"]
@@ -73,16 +74,17 @@ def serve(
         fail(f"sktypes serve needs the MCP SDK: pip install 'sktypes[mcp]' ({exc})")
     _logging(verbose)
     try:
-        app = mcp.server(
-            list(targets),
-            name=name,
-            base_url=base_url,
-            include=include,
-            exclude=exclude,
-            implementations=implementations,
-            drift="error" if drift == "error" else "warn",
-            trace=verbose,
-        )
+        with stages("loading targets"):
+            app = mcp.server(
+                list(targets),
+                name=name,
+                base_url=base_url,
+                include=include,
+                exclude=exclude,
+                implementations=implementations,
+                drift="error" if drift == "error" else "warn",
+                trace=verbose,
+            )
     except SktypesError as exc:
         fail(str(exc).splitlines()[0])
     # SIGTERM stops the server the way Ctrl-C does: sessions end, the HTTP client closes

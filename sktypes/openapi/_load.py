@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from sktypes._stages import stage
 from sktypes.errors import OpenApiError, SktypesError
 from sktypes.jsondoc import FrozenDict, freeze
 from sktypes.limits import DEFAULT_LIMITS, DocumentLimits
@@ -74,12 +75,14 @@ def load_openapi(
     lim = limits or DEFAULT_LIMITS
     if max_bytes is not None:
         lim = lim.with_max_bytes(max_bytes)
+    stage(f"reading {_named(source)}")
     doc = _read(source, lim)
     version, version_text = _version(doc)
     warnings: list[str] = []
     roots = [Path(r) for r in ref_roots]
     refs = Refs(doc, allow_remote=allow_remote_refs, limits=lim, ref_roots=roots)
     schemas = SchemaConverter(refs, version, warnings.append)
+    stage(f"building views of {doc.display}")
     try:
         plugin = _build(
             doc,
@@ -95,6 +98,7 @@ def load_openapi(
     except RecursionError:
         raise OpenApiError("document nested too deeply", file=doc.display) from None
     if validate:
+        stage(f"validating {doc.display}")
         refs.admit_all()  # the validator sees these documents and nothing else
         verdict = validate_once(doc, version, refs, lambda: validate_spec(doc, version, refs))
         verdict.check(doc.display)
@@ -138,6 +142,14 @@ def _read(source: Source, limits: DocumentLimits) -> Document:
         return Document(data, "<string>", None, raw, digest=digest_of(raw))
     path = Path(source)
     return read_path(path, str(source), limits)
+
+
+def _named(source: Source) -> str:
+    if isinstance(source, Mapping):
+        return "<dict>"
+    if isinstance(source, bytes) or (isinstance(source, str) and "\n" in source):
+        return "the spec"
+    return str(source)
 
 
 def _encode(text: str) -> bytes:

@@ -38,6 +38,7 @@ import mcp.types as types
 import orjson
 from mcp.types.version import is_version_at_least
 
+from sktypes._stages import stage
 from sktypes.errors import ArgumentsError, ErrorDetail, HydrationError, SktypesError
 from sktypes.integrations.mcp._schemas import (
     DriftMode,
@@ -190,6 +191,7 @@ class ToolSet:
         if qualified is None:
             qualified = len({s.view.plugin_name for s in served}) > 1
         names = NameTable()
+        stage(f"building {len(served)} tools")
         self._entries: dict[str, _Entry] = {}
         self._aliases: dict[str, _Entry | None] = {}
         for item in served:
