@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +19,13 @@ from sktypes.openapi._operations import OperationBuilder, server_urls
 from sktypes.openapi._params import ParamContext
 from sktypes.openapi._refs import Place, Refs
 from sktypes.openapi._schemas import SchemaConverter
-from sktypes.openapi._select import select_operations
+from sktypes.openapi._select import Candidate, select
 from sktypes.openapi._source import Document, check_tree, digest_of, parse_bytes, read_path
 from sktypes.openapi._validate import validate_spec
 from sktypes.openapi._verdicts import validate_once
 from sktypes.views import FunctionView
 
-__all__ = ["Source", "load_openapi", "spec_files"]
+__all__ = ["Source", "load_document", "load_openapi", "spec_files"]
 
 Source = str | bytes | os.PathLike[str] | Mapping[str, Any]
 """What :func:`load_openapi` reads: a path, JSON/YAML text or bytes, or a parsed dict."""
@@ -77,6 +78,36 @@ def load_openapi(
         lim = lim.with_max_bytes(max_bytes)
     stage(f"reading {_named(source)}")
     doc = _read(source, lim)
+    return load_document(
+        doc,
+        plugin_name,
+        validate=validate,
+        allow_remote_refs=allow_remote_refs,
+        flatten_body=flatten_body,
+        ref_roots=ref_roots,
+        limits=lim,
+        include=include,
+        exclude=exclude,
+    )
+
+
+def load_document(
+    doc: Document,
+    plugin_name: str | None = None,
+    *,
+    validate: bool = True,
+    allow_remote_refs: bool = False,
+    flatten_body: bool = False,
+    ref_roots: Iterable[str | os.PathLike[str]] = (),
+    limits: DocumentLimits | None = None,
+    include: Iterable[str] = (),
+    exclude: Iterable[str] = (),
+) -> OpenApiPlugin:
+    """:func:`load_openapi` for a spec already read and parsed.
+
+    A caller that had to look inside the document first need not parse it twice.
+    """
+    lim = limits or DEFAULT_LIMITS
     version, version_text = _version(doc)
     warnings: list[str] = []
     roots = [Path(r) for r in ref_roots]
@@ -94,6 +125,8 @@ def load_openapi(
             flatten_body,
             strict=validate,
             warnings=warnings,
+            include=tuple(include),
+            exclude=tuple(exclude),
         )
     except RecursionError:
         raise OpenApiError("document nested too deeply", file=doc.display) from None
@@ -103,7 +136,7 @@ def load_openapi(
         verdict = validate_once(doc, version, refs, lambda: validate_spec(doc, version, refs))
         verdict.check(doc.display)
         plugin = dataclasses.replace(plugin, validation=verdict)
-    return select_operations(plugin, include, exclude)
+    return plugin
 
 
 def spec_files(
@@ -202,6 +235,8 @@ def _build(
     *,
     strict: bool,
     warnings: list[str],
+    include: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = (),
 ) -> OpenApiPlugin:
     data: dict[str, Any] = doc.data
     root = Place(refs.root_uri, "")
@@ -224,9 +259,65 @@ def _build(
         security=data.get("security"),
         warn=schemas.warn,
     )
+    found = _operations(data, refs, root, strict, schemas, warnings)
     names = NameRegistry()
+    named = [(f, names.take(f.op.get("operationId"), f.method, f.path)) for f in found]
+    if include or exclude:  # only the selected operations are built
+        candidates = [_candidate(f, fn_name, name) for f, fn_name in named]
+        named = select(named, candidates, include, exclude, source=doc.display)
     operations: list[Operation] = []
     views: list[FunctionView] = []
+    for f, fn_name in named:
+        try:
+            operation, view = builder.build(
+                fn_name, f.method, f.path, f.op, f.op_place, f.item, f.item_place, f.servers
+            )
+        except SktypesError as exc:
+            if strict:
+                raise
+            _skipped(warnings, exc, f.op_place, refs, f"{f.method.upper()} {f.path}")
+            continue
+        operations.append(operation)
+        views.append(view)
+    security_schemes = _security_schemes(data, swagger2)
+    return OpenApiPlugin(
+        name=name,
+        title=title,
+        version=str(info.get("version", "")),
+        openapi_version=version_text,
+        servers=spec_servers,
+        security_schemes=security_schemes,
+        warnings=warnings,
+        views=views,
+        operations=operations,
+        source=doc.display,
+        definitions=schemas.sources(),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """One operation of the spec, its ``$ref``s followed, before it is built."""
+
+    path: str
+    method: str
+    op: dict[str, Any]
+    op_place: Place
+    item: dict[str, Any]
+    item_place: Place
+    servers: tuple[str, ...]
+
+
+def _operations(
+    data: dict[str, Any],
+    refs: Refs,
+    root: Place,
+    strict: bool,
+    schemas: SchemaConverter,
+    warnings: list[str],
+) -> list[_Found]:
+    """Every operation, in spec order (what cannot be followed: an error, or skipped)."""
+    out: list[_Found] = []
     for path, raw_item, place in _path_items(data, refs, root, strict, schemas):
         try:
             item, item_place = refs.follow(raw_item, place, "path item")
@@ -247,30 +338,24 @@ def _build(
                 op, op_place = refs.follow(item[method], op_place, "operation")
                 if not isinstance(op, dict):
                     raise refs.error("an operation must be an object", op_place)
-                fn_name = names.take(op.get("operationId"), method, path)
-                operation, view = builder.build(
-                    fn_name, method, path, op, op_place, item, item_place, item_servers
-                )
             except SktypesError as exc:
                 if strict:
                     raise
                 _skipped(warnings, exc, op_place, refs, f"{method.upper()} {path}")
                 continue
-            operations.append(operation)
-            views.append(view)
-    security_schemes = _security_schemes(data, swagger2)
-    return OpenApiPlugin(
-        name=name,
-        title=title,
-        version=str(info.get("version", "")),
-        openapi_version=version_text,
-        servers=spec_servers,
-        security_schemes=security_schemes,
-        warnings=warnings,
-        views=views,
-        operations=operations,
-        source=doc.display,
-        definitions=schemas.sources(),
+            out.append(_Found(path, method, op, op_place, item, item_place, item_servers))
+    return out
+
+
+def _candidate(found: _Found, fn_name: str, plugin: str) -> Candidate:
+    """What filters match on an operation not built yet (as ``operation_candidate`` does)."""
+    op_id = found.op.get("operationId")
+    names = (op_id if isinstance(op_id, str) else None, fn_name, f"{plugin}.{fn_name}")
+    return Candidate(
+        names=tuple(dict.fromkeys(n for n in names if n)),
+        tags=tuple(t for t in found.op.get("tags") or () if isinstance(t, str)),
+        method=found.method,
+        path=found.path,
     )
 
 

@@ -83,6 +83,8 @@ class LoadOptions:
     env: Mapping[str, str] | None = None
     owns_client: bool = True
     warnings: list[str] = field(default_factory=list)
+    filtered_load: bool = False
+    """Set when a spec was loaded with the filters (only its selected operations built)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,9 +108,13 @@ def load_served(targets: Sequence[Any], options: LoadOptions) -> list[Served]:
             a filter pattern matches nothing.
     """
     items: list[_Item] = []
-    for target in targets:
-        items.extend(_served(target, options))
-    kept = select(items, [i.candidate for i in items], options.include, options.exclude)
+    only = targets[0] if len(targets) == 1 else None
+    if isinstance(only, (str, Path)) and Path(only).suffix in _SPEC_SUFFIXES:
+        kept = _document(Path(only), options, select_here=True)  # builds only what is kept
+    else:
+        for target in targets:
+            items.extend(_served(target, options))
+        kept = select(items, [i.candidate for i in items], options.include, options.exclude)
     if not kept:
         raise TargetError("nothing to serve (every function was filtered out)")
     for item in kept:
@@ -259,7 +265,15 @@ async def _collected(value: Any) -> Any:
 # --- tool lists with implementations ------------------------------------------------
 
 
-def _document(path: Path, options: LoadOptions) -> list[_Item]:
+def _document(path: Path, options: LoadOptions, *, select_here: bool = False) -> list[_Item]:
+    """The functions of a spec or tool list; ``select_here``: filtered by the options."""
+    items = _document_items(path, options, select_here)
+    if select_here and not options.filtered_load:
+        return select(items, [i.candidate for i in items], options.include, options.exclude)
+    return items
+
+
+def _document_items(path: Path, options: LoadOptions, select_here: bool) -> list[_Item]:
     if not path.is_file():
         raise TargetError("no such file", file=str(path))
     raw = path.read_bytes()
@@ -271,6 +285,10 @@ def _document(path: Path, options: LoadOptions) -> list[_Item]:
     if isinstance(data, dict) and ("openapi" in data or "swagger" in data):
         from sktypes.openapi import load_openapi
 
+        if select_here:
+            options.filtered_load = True
+            plugin = load_openapi(path, include=options.include, exclude=options.exclude)
+            return _openapi(plugin, options)
         return _openapi(load_openapi(path), options)
     try:
         views = views_from_manual(data)
