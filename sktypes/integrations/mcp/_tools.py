@@ -31,7 +31,7 @@ import dataclasses
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import mcp.types as types
@@ -156,8 +156,6 @@ class _Entry:
     wrap_legacy: bool
     wrap_modern: bool
     binary: str | None = None  # the media type of a result declared as bytes
-    legacy: types.Tool = field(init=False)
-    modern: types.Tool = field(init=False)
 
 
 class ToolSet:
@@ -204,8 +202,6 @@ class ToolSet:
             legacy = schema is not None and not only_objects(schema)
             modern = schema is not None and may_be_null(schema)
             entry = _Entry(item, name, schema, legacy, modern, binary)
-            entry.legacy = self._tool(entry, modern=False)
-            entry.modern = self._tool(entry, modern=True)
             self._entries[name] = entry
             self.warnings.extend(
                 f"{name}: {path}: bytes are sent as the UTF-8 text of the string argument "
@@ -214,8 +210,7 @@ class ToolSet:
             )
             for alias in {provider_name(item.view, "mcp"), item.view.name} - {name}:
                 self._aliases[alias] = None if alias in self._aliases else entry
-        self._legacy = types.ListToolsResult(tools=[e.legacy for e in self._entries.values()])
-        self._modern = types.ListToolsResult(tools=[e.modern for e in self._entries.values()])
+        self._listings: dict[bool, types.ListToolsResult] = {}
 
     @property
     def names(self) -> list[str]:
@@ -228,7 +223,11 @@ class ToolSet:
 
     def listing(self, protocol_version: str) -> types.ListToolsResult:
         """The ``tools/list`` result for a client speaking ``protocol_version``."""
-        base = self._modern if _modern(protocol_version) else self._legacy
+        modern = _modern(protocol_version)
+        base = self._listings.get(modern)
+        if base is None:  # built when first asked for: a server answers initialize first
+            tools = [self._tool(e, modern=modern) for e in self._entries.values()]
+            base = self._listings[modern] = types.ListToolsResult(tools=tools)
         return base.model_copy()
 
     def _tool(self, entry: _Entry, *, modern: bool) -> types.Tool:
