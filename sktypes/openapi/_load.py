@@ -22,7 +22,7 @@ from sktypes.openapi._schemas import SchemaConverter
 from sktypes.openapi._select import Candidate, select
 from sktypes.openapi._source import Document, check_tree, digest_of, parse_bytes, read_path
 from sktypes.openapi._validate import validate_spec
-from sktypes.openapi._verdicts import validate_once
+from sktypes.openapi._verdicts import Verdict, validate_once
 from sktypes.views import FunctionView
 
 __all__ = ["Source", "load_document", "load_openapi", "spec_files"]
@@ -38,6 +38,7 @@ def load_openapi(
     plugin_name: str | None = None,
     *,
     validate: bool = True,
+    strict: bool = True,
     allow_remote_refs: bool = False,
     flatten_body: bool = False,
     max_bytes: int | None = None,
@@ -52,9 +53,13 @@ def load_openapi(
         source: a path (``str`` without a newline, or ``os.PathLike``) to a JSON or YAML
             file, JSON/YAML text (``str`` with a newline, or ``bytes``), or a parsed dict.
         plugin_name: the plugin name; defaults to ``info.title`` in CamelCase.
-        validate: validate with openapi-spec-validator and fail on the first problem. With
-            ``False``, every operation that can be understood is loaded and the rest are
-            listed in ``.warnings``.
+        validate: validate with openapi-spec-validator. With ``False``, every operation
+            that can be understood is loaded and the rest are listed in ``.warnings``.
+        strict: with ``validate``, fail on the first problem the validator finds (the
+            default). ``strict=False`` loads every operation that can be understood and
+            lists each validation problem in ``.warnings`` with its JSON pointer and line
+            (what the CLI does unless given ``--strict``); only a document the views cannot
+            be built from at all is refused.
         allow_remote_refs: follow ``http(s)`` ``$ref``s (with a timeout); refused otherwise.
         flatten_body: expose an object request body's top-level properties as separate
             parameters instead of one ``body`` parameter.
@@ -82,6 +87,7 @@ def load_openapi(
         doc,
         plugin_name,
         validate=validate,
+        strict=strict,
         allow_remote_refs=allow_remote_refs,
         flatten_body=flatten_body,
         ref_roots=ref_roots,
@@ -96,6 +102,7 @@ def load_document(
     plugin_name: str | None = None,
     *,
     validate: bool = True,
+    strict: bool = True,
     allow_remote_refs: bool = False,
     flatten_body: bool = False,
     ref_roots: Iterable[str | os.PathLike[str]] = (),
@@ -123,7 +130,7 @@ def load_document(
             version_text,
             plugin_name,
             flatten_body,
-            strict=validate,
+            strict=validate and strict,
             warnings=warnings,
             include=tuple(include),
             exclude=tuple(exclude),
@@ -133,10 +140,29 @@ def load_document(
     if validate:
         stage(f"validating {doc.display}")
         refs.admit_all()  # the validator sees these documents and nothing else
-        verdict = validate_once(doc, version, refs, lambda: validate_spec(doc, version, refs))
-        verdict.check(doc.display)
+        if strict:
+            verdict = validate_once(doc, version, refs, lambda: validate_spec(doc, version, refs))
+            verdict.check(doc.display)
+        else:
+            verdict = _reported(doc, version, refs)
+            if verdict.problems and not plugin.views and doc.data.get("paths") not in (None, {}):
+                # nothing could be built: the first problem is an error
+                first = validate_once(doc, version, refs, lambda: validate_spec(doc, version, refs))
+                first.check(doc.display)
+            warnings.extend(verdict.problems)
         plugin = dataclasses.replace(plugin, validation=verdict)
     return plugin
+
+
+def _reported(doc: Document, version: int, refs: Refs) -> Verdict:
+    """The validator's problems as warning lines (recorded per content like an error)."""
+
+    def run() -> tuple[str, ...]:
+        lines: list[str] = []
+        validate_spec(doc, version, refs, lines.append)
+        return tuple(lines)
+
+    return validate_once(doc, version, refs, run, report=True)
 
 
 def spec_files(

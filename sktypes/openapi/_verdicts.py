@@ -20,6 +20,7 @@ the cache is a miss; a cache that cannot be written is skipped silently.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import posixpath
@@ -76,17 +77,20 @@ class Verdict:
         validator: the validator and its version (``openapi-spec-validator 0.8.5``).
         message: the first error's message; ``None`` for a valid spec.
         where: the first error's place (pointer and line), if it has one.
+        problems: reported as warnings (``strict=False``): every problem, one line each
+            (``<pointer> (line N): <message>``); empty for a valid spec.
     """
 
     key: str
     validator: str
     message: str | None = None
     where: str | None = None
+    problems: tuple[str, ...] = ()
 
     @property
     def valid(self) -> bool:
         """Whether the spec passed."""
-        return self.message is None
+        return self.message is None and not self.problems
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (the link record's ``"validation"`` and a cache file)."""
@@ -94,6 +98,8 @@ class Verdict:
         out["valid"] = self.valid
         if self.message is not None:
             out["error"] = {"message": self.message, "where": self.where}
+        if self.problems:
+            out["problems"] = list(self.problems)
         return out
 
     @classmethod
@@ -104,9 +110,17 @@ class Verdict:
         key, validator = data.get("digest"), data.get("validator")
         if not isinstance(key, str) or not isinstance(validator, str):
             return None
-        error = data.get("error")
-        if data.get("valid") is True and error is None:
+        error, problems = data.get("error"), data.get("problems")
+        if data.get("valid") is True and error is None and problems is None:
             return cls(key, validator)
+        if (
+            data.get("valid") is False
+            and error is None
+            and isinstance(problems, list)
+            and problems
+            and all(isinstance(p, str) for p in problems)
+        ):
+            return cls(key, validator, problems=tuple(problems))
         if data.get("valid") is False and isinstance(error, Mapping):
             message, where = error.get("message"), error.get("where")
             if isinstance(message, str) and (where is None or isinstance(where, str)):
@@ -142,7 +156,8 @@ def verdict_key(refs: Refs, version: int) -> str | None:
     verdicts. ``None`` when a document has no digest (a spec given as a dict that is not
     plain JSON).
     """
-    h = hashlib.sha256(f"{_FORMAT}\n{validator_identity()}\nopenapi {version}\n".encode())
+    head = f"{_FORMAT}\n{validator_identity()}\nopenapi {version}\n"
+    h = hashlib.sha256(head.encode())
     base = posixpath.dirname(refs.root_uri)
     for uri, doc in sorted(refs.documents(), key=lambda item: item[0]):
         digest = doc.digest or _tree_digest(doc.data)
@@ -234,21 +249,35 @@ def _store(verdict: Verdict) -> None:
         return  # a read-only home, a full disk: the verdict is only not kept
 
 
-def validate_once(doc: Document, version: int, refs: Refs, validate: Callable[[], None]) -> Verdict:
+def validate_once(
+    doc: Document,
+    version: int,
+    refs: Refs,
+    validate: Callable[[], tuple[str, ...] | None],
+    *,
+    report: bool = False,
+) -> Verdict:
     """The verdict on ``doc`` (with what ``refs`` admitted): recorded, else ``validate()``'s.
 
-    ``validate`` raises :class:`OpenApiError` for an invalid spec; its message and place
-    are what is recorded (the file name is not: it is the caller's).
+    ``validate`` raises :class:`OpenApiError` for an invalid spec (its message and place
+    are what is recorded; the file name is not: it is the caller's), or, with ``report``,
+    returns every problem as a line.
     """
     key = verdict_key(refs, version)
-    known = recall(key) if key is not None else None
-    if known is not None:
-        return known
+    mode = "report" if report else "strict"
+    # "valid" is one verdict for both ways of reporting; problems are recorded per way
+    if key is not None:
+        valid = recall(key)
+        known = valid if valid is not None and valid.valid else recall(f"{key}-{mode}")
+        if known is not None:
+            return known
     try:
-        validate()
-        verdict = Verdict(key or "", _validator_name())
+        lines = validate()
+        verdict = Verdict(key or "", _validator_name(), problems=tuple(lines or ()))
     except OpenApiError as exc:
         verdict = Verdict(key or "", _validator_name(), exc.message, exc.where)
+    if key is not None and not verdict.valid:
+        verdict = dataclasses.replace(verdict, key=f"{key}-{mode}")
     if key is not None:
         _store(verdict)
     return verdict

@@ -71,6 +71,8 @@ class LoadOptions:
             environment.
         env: where credentials are read from (``os.environ`` by default).
         owns_client: the client was made for the server (its auth may be set).
+        validate: validate OpenAPI documents (``load_openapi``'s ``validate``).
+        strict: a validation problem is an error; ``False``: a warning with its pointer.
         warnings: filled with what was skipped or cannot be expressed.
     """
 
@@ -82,6 +84,8 @@ class LoadOptions:
     credentials: Mapping[str, str] | None = None
     env: Mapping[str, str] | None = None
     owns_client: bool = True
+    validate: bool = True
+    strict: bool = True
     warnings: list[str] = field(default_factory=list)
     filtered_load: bool = False
     """Set when a spec was loaded with the filters (only its selected operations built)."""
@@ -285,11 +289,15 @@ def _document_items(path: Path, options: LoadOptions, select_here: bool) -> list
     if isinstance(data, dict) and ("openapi" in data or "swagger" in data):
         from sktypes.openapi import load_openapi
 
-        if select_here:
-            options.filtered_load = True
-            plugin = load_openapi(path, include=options.include, exclude=options.exclude)
-            return _openapi(plugin, options)
-        return _openapi(load_openapi(path), options)
+        options.filtered_load = select_here
+        plugin = load_openapi(
+            path,
+            validate=options.validate,
+            strict=options.strict,
+            include=options.include if select_here else (),
+            exclude=options.exclude if select_here else (),
+        )
+        return _openapi(plugin, options)
     try:
         views = views_from_manual(data)
     except SktypesError as exc:
