@@ -46,9 +46,9 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = _validate.validate_spec
 
-    def spy(doc: Any, version: int, refs: Any) -> None:
+    def spy(doc: Any, version: int, refs: Any, report: Any = None) -> None:
         seen.append(doc.display)
-        real(doc, version, refs)
+        real(doc, version, refs, report)
 
     monkeypatch.setattr("sktypes.openapi._load.validate_spec", spy)
     return seen
@@ -178,4 +178,29 @@ def test_a_spec_given_as_a_dict_has_a_verdict_too(cache: Path, calls: list[str])
     }
     load_openapi(spec)
     load_openapi(dict(spec))
+    assert len(calls) == 1
+
+
+def test_problems_reported_as_warnings_are_recorded_too(
+    tmp_path: Path, cache: Path, calls: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = _write(tmp_path, INVALID)
+    first = load_openapi(spec, strict=False)
+    _forget(monkeypatch)
+    again = load_openapi(spec, strict=False)
+    assert len(calls) == 1
+    assert first.warnings == again.warnings
+    assert any("not a valid OpenAPI document" in w or "version" in w for w in first.warnings)
+    with pytest.raises(OpenApiError):  # the strict way is its own verdict: validated once more
+        load_openapi(spec)
+    assert len(calls) == 2
+
+
+def test_a_valid_verdict_serves_both_ways(
+    tmp_path: Path, cache: Path, calls: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = _write(tmp_path)
+    load_openapi(spec, strict=False)
+    _forget(monkeypatch)
+    load_openapi(spec)
     assert len(calls) == 1
