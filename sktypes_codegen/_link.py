@@ -37,15 +37,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-import sktypes
-import sktypes_codegen
 from sktypes.errors import GenerationError, SktypesError
-from sktypes.openapi import spec_files
-from sktypes.openapi._verdicts import Verdict
+
+if TYPE_CHECKING:
+    from sktypes.openapi._verdicts import Verdict
 
 __all__ = [
     "LINK_FILE",
@@ -129,7 +128,12 @@ class Link:
     options: GenerationOptions = GenerationOptions()
     generator: str | None = None
     files: dict[str, str] = field(default_factory=dict)
-    validation: Verdict | None = None
+    validation_record: Any = None
+
+    @property
+    def validation(self) -> Verdict | None:
+        """The spec's recorded validation verdict (read when asked: it needs the loader)."""
+        return _verdict(self.validation_record)
 
     def recorded_output(self) -> bool:
         """Whether the recorded ``files`` are what a fresh generation gives now.
@@ -160,8 +164,8 @@ def file_digest(path: Path) -> str:
 def generator_identity() -> str:
     """Sktypes' version and a digest of the code that generates (``sktypes``, its codegen)."""
     h = hashlib.sha256()
-    for package in (sktypes, sktypes_codegen):
-        top = Path(package.__file__ or "").parent
+    codegen = Path(__file__).resolve().parent  # found without importing either package
+    for top in (codegen.parent / "sktypes", codegen):
         for path in sorted(top.rglob("*")):
             if path.suffix in (".py", ".jinja", ".json") and "__pycache__" not in path.parts:
                 h.update(path.relative_to(top).as_posix().encode() + b"\0")
@@ -180,6 +184,8 @@ def spec_inputs(spec: Path, *, ref_roots: Iterable[Path] = ()) -> list[Path]:
     references are not inputs, and a file outside the spec's directory (and ``ref_roots``),
     a device or an unreadable file is not read here either.
     """
+    from sktypes.openapi import spec_files
+
     try:
         return spec_files(spec, ref_roots=ref_roots)
     except SktypesError:
@@ -242,6 +248,14 @@ def write_link(
     (into / LINK_FILE).write_text(text, encoding="utf-8")
 
 
+def _verdict(value: Any) -> Verdict | None:
+    if value is None:
+        return None
+    from sktypes.openapi._verdicts import Verdict
+
+    return Verdict.from_dict(value)
+
+
 def _digests(value: Any) -> dict[str, str]:
     """The recorded ``files`` (empty when absent or malformed: the check regenerates)."""
     if not isinstance(value, dict):
@@ -274,7 +288,7 @@ def read_link(package_dir: Path) -> Link | None:
             options=GenerationOptions.from_dict(data.get("options", {}), where),
             generator=data.get("generator") if isinstance(data.get("generator"), str) else None,
             files=_digests(data.get("files")),
-            validation=Verdict.from_dict(data.get("validation")),
+            validation_record=data.get("validation"),
         )
     except orjson.JSONDecodeError as exc:
         raise GenerationError(f"not valid JSON: {exc}", file=where) from None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,6 @@ from sktypes.openapi._refs import Place, Refs
 from sktypes.openapi._schemas import SchemaConverter
 from sktypes.openapi._select import Candidate, select
 from sktypes.openapi._source import Document, check_tree, digest_of, parse_bytes, read_path
-from sktypes.openapi._validate import validate_spec
 from sktypes.openapi._verdicts import Verdict, validate_once
 from sktypes.views import FunctionView
 
@@ -163,6 +162,15 @@ def _reported(doc: Document, version: int, refs: Refs) -> Verdict:
         return tuple(lines)
 
     return validate_once(doc, version, refs, run, report=True)
+
+
+def validate_spec(
+    doc: Document, version: int, refs: Refs, report: Callable[[str], None] | None = None
+) -> None:
+    """openapi-spec-validator on ``doc`` (:mod:`._validate`, imported when first needed)."""
+    from sktypes.openapi._validate import validate_spec as run
+
+    run(doc, version, refs, report)
 
 
 def spec_files(
