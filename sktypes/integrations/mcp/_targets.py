@@ -526,7 +526,8 @@ def _generated(module: types.ModuleType, cls: type[ApiClient], options: LoadOpti
 
 def _recorded_spec(module: types.ModuleType, options: LoadOptions) -> OpenApiPlugin | None:
     """The spec a generated package records in ``sktypes.json`` (its operations as generated)."""
-    from sktypes.openapi import load_openapi, select_operations
+    from sktypes.openapi import load_openapi
+    from sktypes.openapi._verdicts import Verdict, remember
 
     folder = Path(module.__file__ or "").parent
     link = folder / "sktypes.json"
@@ -536,8 +537,15 @@ def _recorded_spec(module: types.ModuleType, options: LoadOptions) -> OpenApiPlu
         record = orjson.loads(link.read_bytes())
         spec = (folder / record["spec"]).resolve()
         recorded = record.get("options", {})
-        plugin = load_openapi(spec, validate=bool(recorded.get("validate", True)))
-        return select_operations(plugin, recorded.get("include", ()), recorded.get("exclude", ()))
+        verdict = Verdict.from_dict(record.get("validation"))
+        if verdict is not None:
+            remember(verdict)  # the spec is not validated again for its package
+        return load_openapi(  # only the operations the package was generated with
+            spec,
+            validate=bool(recorded.get("validate", True)),
+            include=recorded.get("include", ()),
+            exclude=recorded.get("exclude", ()),
+        )
     except (OSError, KeyError, TypeError, orjson.JSONDecodeError, SktypesError) as exc:
         options.warnings.append(
             f"{link}: the recorded spec cannot be read ({exc}); the package is served without "
