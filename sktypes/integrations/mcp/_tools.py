@@ -148,14 +148,51 @@ def annotations_for(method: str | None) -> types.ToolAnnotations | None:
     return None
 
 
-@dataclass(slots=True)
 class _Entry:
-    served: Served
-    name: str
-    schema: JsonDocument | None  # what results are checked against
-    wrap_legacy: bool
-    wrap_modern: bool
-    binary: str | None = None  # the media type of a result declared as bytes
+    """One tool: what it serves and its name; its result's form, worked out when first needed.
+
+    A server answers ``initialize`` before any tool is listed or called: the result schema
+    (what results are checked against), whether each era wraps it, and the media type of a
+    result declared as bytes are read from the view at the first listing or call.
+    """
+
+    __slots__ = ("_shape", "name", "served")
+
+    def __init__(self, served: Served, name: str) -> None:
+        self.served = served
+        self.name = name
+        self._shape: tuple[JsonDocument | None, bool, bool, str | None] | None = None
+
+    def _shaped(self) -> tuple[JsonDocument | None, bool, bool, str | None]:
+        if self._shape is None:
+            schema = return_schema(self.served.view)
+            binary = None if schema is None else binary_media_type(schema, self.served.media_type)
+            if schema is not None and binary is not None:
+                schema = binary_schema(schema, binary)  # what the bytes travel as
+            legacy = schema is not None and not only_objects(schema)
+            modern = schema is not None and may_be_null(schema)
+            self._shape = (schema, legacy, modern, binary)
+        return self._shape
+
+    @property
+    def schema(self) -> JsonDocument | None:
+        """What results are checked against."""
+        return self._shaped()[0]
+
+    @property
+    def wrap_legacy(self) -> bool:
+        """Older clients get the result as ``{"result": value}``."""
+        return self._shaped()[1]
+
+    @property
+    def wrap_modern(self) -> bool:
+        """Newer clients get the result as ``{"result": value}``."""
+        return self._shaped()[2]
+
+    @property
+    def binary(self) -> str | None:
+        """The media type of a result declared as bytes."""
+        return self._shaped()[3]
 
 
 class ToolSet:
@@ -195,13 +232,7 @@ class ToolSet:
         for item in served:
             shown = item.view if qualified else dataclasses.replace(item.view, plugin_name="")
             name = names.assign(shown, "mcp")
-            schema = return_schema(item.view)
-            binary = None if schema is None else binary_media_type(schema, item.media_type)
-            if schema is not None and binary is not None:
-                schema = binary_schema(schema, binary)  # what the bytes travel as
-            legacy = schema is not None and not only_objects(schema)
-            modern = schema is not None and may_be_null(schema)
-            entry = _Entry(item, name, schema, legacy, modern, binary)
+            entry = _Entry(item, name)
             self._entries[name] = entry
             self.warnings.extend(
                 f"{name}: {path}: bytes are sent as the UTF-8 text of the string argument "
