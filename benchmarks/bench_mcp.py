@@ -334,6 +334,7 @@ class RawClient:
             await asyncio.wait_for(self.process.wait(), 10)
         except TimeoutError:
             self.process.kill()
+            await self.process.wait()  # reaped inside the loop (no warning at exit)
         self.reader.cancel()
 
 
