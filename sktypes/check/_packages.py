@@ -89,13 +89,31 @@ def check_package(package: Path) -> list[Finding]:
             )
             for path, state in changed
         ]
-    if link.recorded_output():
-        return _recorded_differences(link)
+    if link.recorded_output() and _validated(link):
+        found = _recorded_differences(link)
+        return [*_uncompilable(package), *found] if found else found
     if link.validation is not None:
         from sktypes.openapi._verdicts import remember
 
         remember(link.validation)
     return _compare(package, link.spec, link.name, link.options)
+
+
+def _validated(link: Link) -> bool:
+    """Whether regenerating would not validate the spec, or would find it valid.
+
+    The check regenerates strictly: a spec generated with its validation problems as
+    warnings must still fail it. A valid verdict recorded for the unchanged inputs by the
+    same validator says the spec passes; without one, the package is generated again.
+    """
+    if not link.options.validate:
+        return True
+    verdict = link.validation
+    if verdict is None or not verdict.valid:
+        return False
+    from sktypes.openapi._verdicts import validator_identity
+
+    return verdict.validator == validator_identity().split(",", 1)[0]
 
 
 def _recorded_differences(link: Link) -> list[Finding]:
