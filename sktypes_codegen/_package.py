@@ -19,9 +19,11 @@ import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from sktypes._stages import stage
 from sktypes.errors import GenerationError, SktypesError
 from sktypes.generated import VIEWS_FILE, Binding, dump_views
 from sktypes.openapi import OpenApiPlugin, load_openapi
+from sktypes.openapi._verdicts import Verdict
 from sktypes_codegen._compile import compile_modules
 from sktypes_codegen._link import GenerationOptions, relative_to_package, write_link
 from sktypes_codegen._modules import models_module, plugin_module
@@ -100,7 +102,10 @@ def render_plugin(
     except SktypesError as exc:
         raise GenerationError(exc.message, file=exc.file or str(path), where=exc.where) from None
     with using_line_length(line_length):
-        return render_loaded(plugin, path, name=name, sync=sync, split=split, validated=validate)
+        rendered = render_loaded(
+            plugin, path, name=name, sync=sync, split=split, validated=validate
+        )
+    return RenderedPlugin(*rendered, rendered.warnings, plugin.validation)
 
 
 class GenerationWarning(UserWarning):
@@ -132,12 +137,19 @@ class RenderedPlugin(tuple[str, dict[str, str]]):
     """
 
     warnings: tuple[GenerationWarning, ...]
+    validation: Verdict | None
+    """openapi-spec-validator's verdict on the spec (recorded in the link record)."""
 
     def __new__(
-        cls, package: str, files: dict[str, str], warnings: Iterable[GenerationWarning] = ()
+        cls,
+        package: str,
+        files: dict[str, str],
+        warnings: Iterable[GenerationWarning] = (),
+        validation: Verdict | None = None,
     ) -> RenderedPlugin:
         made = super().__new__(cls, (package, files))
         made.warnings = tuple(warnings)
+        made.validation = validation
         return made
 
     @property
@@ -185,6 +197,7 @@ def render_loaded(
         raise GenerationError(
             f"{package!r} is not a valid package name (try {identifier(package)!r})"
         )
+    stage(f"generating code for {len(plugin.operations)} operations")
     ctx = plugin_context(plugin, _description(plugin))
     unchecked = "" if validated else f" {NOT_VALIDATED}"
     header = f"{HEADER_MARK}{path.name} (sha256 {digest});{unchecked} do not edit."
@@ -287,6 +300,7 @@ def generate_plugin(
         include=include,
         exclude=exclude,
         ref_roots=roots,
+        validation=rendered.validation,
     )
 
 
@@ -302,10 +316,12 @@ def write_package(
     include: Iterable[str] = (),
     exclude: Iterable[str] = (),
     ref_roots: Iterable[str | os.PathLike[str]] = (),
+    validation: Verdict | None = None,
 ) -> Path:
     """Write what :func:`render_plugin` returned as ``output_dir/package``, with its link.
 
-    The options are the ones ``files`` were rendered with (recorded for ``sktypes check``).
+    The options are the ones ``files`` were rendered with (recorded for ``sktypes check``,
+    with the digest of every file and the spec's ``validation`` verdict).
     The package is written into a temporary directory and swapped in with renames.
 
     Raises:
@@ -321,6 +337,7 @@ def write_package(
     options = GenerationOptions(
         sync, validate, split, line_length, tuple(include), tuple(exclude), roots
     )
+    stage(f"writing {len(files)} files")
     try:
         out.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{package}.", dir=out))
@@ -329,7 +346,9 @@ def write_package(
                 file = tmp / file_name
                 file.parent.mkdir(parents=True, exist_ok=True)
                 file.write_text(content, encoding="utf-8")
-            write_link(target, Path(spec), package, options, into=tmp)
+            write_link(
+                target, Path(spec), package, options, into=tmp, files=files, validation=validation
+            )
             _swap(tmp, target)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -9,6 +9,7 @@ import sys
 import click
 
 from sktypes.cli._common import fail, no_validate_option, strict_option
+from sktypes.cli._progress import stages
 from sktypes.errors import SktypesError
 
 __all__ = ["serve"]
@@ -77,18 +78,19 @@ def serve(
         fail(f"sktypes serve needs the MCP SDK: pip install 'sktypes[mcp]' ({exc})")
     _logging(verbose)
     try:
-        app = mcp.server(
-            list(targets),
-            name=name,
-            base_url=base_url,
-            include=include,
-            exclude=exclude,
-            implementations=implementations,
-            drift="error" if drift == "error" else "warn",
-            trace=verbose,
-            validate=not no_validate,
-            strict=strict,
-        )
+        with stages("loading targets"):
+            app = mcp.server(
+                list(targets),
+                name=name,
+                base_url=base_url,
+                include=include,
+                exclude=exclude,
+                implementations=implementations,
+                drift="error" if drift == "error" else "warn",
+                trace=verbose,
+                validate=not no_validate,
+                strict=strict,
+            )
     except SktypesError as exc:
         fail(str(exc).splitlines()[0])
     # SIGTERM stops the server the way Ctrl-C does: sessions end, the HTTP client closes

@@ -28,25 +28,15 @@ from typing import Any
 from urllib.parse import urldefrag
 
 from jsonschema.exceptions import ValidationError, best_match
-from openapi_spec_validator import (
-    OpenAPIV2SpecValidator,
-    OpenAPIV30SpecValidator,
-    OpenAPIV31SpecValidator,
-)
-from openapi_spec_validator.validation.validators import SpecValidator
 
 from sktypes import _pointer
 from sktypes.errors import OpenApiError, snippet
 from sktypes.openapi._refs import Place, Refs, clean_ref
 from sktypes.openapi._source import Document, line_of
+from sktypes.openapi._validator import spec_validator
 
 __all__ = ["validate_spec"]
 
-_VALIDATORS: dict[int, type[SpecValidator]] = {
-    2: OpenAPIV2SpecValidator,
-    30: OpenAPIV30SpecValidator,
-    31: OpenAPIV31SpecValidator,
-}
 _MESSAGE_LIMIT = 160
 MAX_REPORTED = 50
 """Most validation problems listed one by one when they are reported as warnings."""
@@ -128,7 +118,7 @@ def validate_spec(
             raise error
         report(f"/: not validated: {error.message}")
         return
-    cls = _VALIDATORS[version]
+    cls = spec_validator(version)
     try:
         spec = SchemaPath.from_dict(
             doc.data, base_uri=refs.root_uri, handlers=_AdmittedOnly(refs), **_path_options()
