@@ -10,6 +10,7 @@ naming the spec and its SHA-256, which ``sktypes check`` compares.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import keyword
 import os
@@ -23,11 +24,12 @@ from sktypes._stages import stage
 from sktypes.errors import GenerationError, SktypesError
 from sktypes.generated import VIEWS_FILE, Binding, dump_views
 from sktypes.openapi import OpenApiPlugin, load_openapi
+from sktypes.openapi._naming import package_identifier
 from sktypes.openapi._verdicts import Verdict
 from sktypes_codegen._compile import compile_modules
 from sktypes_codegen._link import GenerationOptions, relative_to_package, write_link
 from sktypes_codegen._modules import models_module, plugin_module
-from sktypes_codegen._naming import identifier
+from sktypes_codegen._naming import class_name, identifier
 from sktypes_codegen._plugin import PluginContext, plugin_context
 from sktypes_codegen._render import DEFAULT_LINE_LENGTH, render, using_line_length
 from sktypes_codegen._shadow import shadowed
@@ -192,7 +194,9 @@ def render_loaded(
     """
     path = spec
     digest = spec_digest(path)
-    package = name or identifier(plugin.name, prefix="api")
+    package = name or package_identifier(plugin.title) or identifier(plugin.name, prefix="api")
+    if name is not None:  # the plugin (its class, its views) is named after the package
+        plugin = _renamed(plugin, class_name(name, prefix="Api"))
     if not package.isidentifier() or not package.isascii() or keyword.iskeyword(package):
         raise GenerationError(
             f"{package!r} is not a valid package name (try {identifier(package)!r})"
@@ -224,6 +228,14 @@ def render_loaded(
     return RenderedPlugin(package, files, _warnings(plugin, spec, ctx))
 
 
+def _renamed(plugin: OpenApiPlugin, name: str) -> OpenApiPlugin:
+    """``plugin`` under another name (its views' ``plugin_name`` too)."""
+    if plugin.name == name:
+        return plugin
+    views = [dataclasses.replace(v, plugin_name=name) for v in plugin.views]
+    return dataclasses.replace(plugin, name=name, views=views)
+
+
 def generate_plugin(
     spec: str | os.PathLike[str],
     output_dir: str | os.PathLike[str],
@@ -247,7 +259,8 @@ def generate_plugin(
     Args:
         spec: an OpenAPI 3.x or Swagger 2.0 document (YAML or JSON).
         output_dir: where the package directory goes (created if missing).
-        name: the package name (default: the API title as an identifier).
+        name: the package name (default: a short form of the API's title, ``github`` for
+            GitHub's); the plugin class and its views are named after it (``gh`` → ``GhPlugin``).
         sync: also generate blocking ``*_sync`` methods.
         validate: validate the spec first (``False``: generate what can be understood).
         split: split the plugin and models into one submodule per tag (``operations/`` and
