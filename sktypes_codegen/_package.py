@@ -10,7 +10,6 @@ naming the spec and its SHA-256, which ``sktypes check`` compares.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import keyword
 import os
@@ -29,7 +28,7 @@ from sktypes.openapi._verdicts import Verdict
 from sktypes_codegen._compile import compile_modules
 from sktypes_codegen._link import GenerationOptions, relative_to_package, write_link
 from sktypes_codegen._modules import models_module, plugin_module
-from sktypes_codegen._naming import class_name, identifier
+from sktypes_codegen._naming import identifier
 from sktypes_codegen._plugin import PluginContext, plugin_context
 from sktypes_codegen._render import DEFAULT_LINE_LENGTH, render, using_line_length
 from sktypes_codegen._shadow import shadowed
@@ -195,14 +194,14 @@ def render_loaded(
     path = spec
     digest = spec_digest(path)
     package = name or package_identifier(plugin.title) or identifier(plugin.name, prefix="api")
-    if name is not None:  # the plugin (its class, its views) is named after the package
-        plugin = _renamed(plugin, class_name(name, prefix="Api"))
     if not package.isidentifier() or not package.isascii() or keyword.iskeyword(package):
         raise GenerationError(
             f"{package!r} is not a valid package name (try {identifier(package)!r})"
         )
     stage(f"generating code for {len(plugin.operations)} operations")
-    ctx = plugin_context(plugin, _description(plugin))
+    # the class is named after the package a user names (gh -> GhPlugin); the views keep
+    # the plugin's name, so plugin_views(Plugin()) == load_openapi(spec).views
+    ctx = plugin_context(plugin, _description(plugin), named_after=name)
     unchecked = "" if validated else f" {NOT_VALIDATED}"
     header = f"{HEADER_MARK}{path.name} (sha256 {digest});{unchecked} do not edit."
     files = {
@@ -226,14 +225,6 @@ def render_loaded(
     files[VIEWS_FILE] = dump_views(plugin.name, plugin.views, bindings, indent=pretty)
     compile_modules(package, files, str(spec))
     return RenderedPlugin(package, files, _warnings(plugin, spec, ctx))
-
-
-def _renamed(plugin: OpenApiPlugin, name: str) -> OpenApiPlugin:
-    """``plugin`` under another name (its views' ``plugin_name`` too)."""
-    if plugin.name == name:
-        return plugin
-    views = [dataclasses.replace(v, plugin_name=name) for v in plugin.views]
-    return dataclasses.replace(plugin, name=name, views=views)
 
 
 def generate_plugin(
@@ -260,7 +251,7 @@ def generate_plugin(
         spec: an OpenAPI 3.x or Swagger 2.0 document (YAML or JSON).
         output_dir: where the package directory goes (created if missing).
         name: the package name (default: a short form of the API's title, ``github`` for
-            GitHub's); the plugin class and its views are named after it (``gh`` → ``GhPlugin``).
+            GitHub's); the plugin class is named after it (``gh`` → ``GhPlugin``).
         sync: also generate blocking ``*_sync`` methods.
         validate: validate the spec first (``False``: generate what can be understood).
         split: split the plugin and models into one submodule per tag (``operations/`` and

@@ -68,7 +68,7 @@ def test_absent_stays_absent_and_null_stays_null(packages: dict[str, Any]) -> No
 
 
 def test_requests_send_exactly_what_was_given(packages: dict[str, Any]) -> None:
-    plugin = packages["requests"].RequestsPlugin("http://127.0.0.1:1")
+    plugin = packages["requests"].CompatRequestsPlugin("http://127.0.0.1:1")
     models = importlib.import_module("compat_requests.models")
     body = models.OrderPatch.model_validate({"note": None})
     built = build_request("http://x", plugin._patch_order_request(orderId=3, body=body))
@@ -86,7 +86,7 @@ def test_inheritance_and_discriminators(packages: dict[str, Any]) -> None:
     assert type(cat).__name__ == "CatAnimal"
     with pytest.raises(pydantic.ValidationError):
         adapter.validate_python({"kind": "fish"})
-    views = sk.plugin_views(packages["composition"].CompositionPlugin())
+    views = sk.plugin_views(packages["composition"].CompatCompositionPlugin())
     assert views == sk.load_openapi(SPECS / "composition.yaml").views
 
 

@@ -48,7 +48,7 @@ def test_an_operation_without_parameters_and_a_long_name_compiles_and_imports(
             module = importlib.import_module(f"pk{width}")
         finally:
             sys.path.remove(str(package.parent))
-        assert hasattr(module, "PackagesPlugin")
+        assert hasattr(module, f"Pk{width}Plugin")
 
 
 def test_a_module_that_does_not_compile_is_a_generation_error_naming_the_operation(

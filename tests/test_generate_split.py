@@ -147,7 +147,7 @@ def test_split_package_imports_type_checks_and_matches_the_views(
     finally:
         sys.path.remove(str(tmp_path))
     assert models.OnlyA is animals.OnlyA
-    plugin_cls = package.ZooPlugin
+    plugin_cls = package.ZooSplitPlugin
     assert len(assert_same_views(plugin_cls, sk.load_openapi(spec_file))) == 5
     assert [c.__name__ for c in plugin_cls.__mro__[1:4]] == [
         "AnimalsOperations",
@@ -277,6 +277,7 @@ def test_every_model_is_complete_at_import(tmp_path: Path, split: bool) -> None:
         return httpx.Response(200, json=answer)
 
     client = httpx.Client(transport=httpx.MockTransport(handler))
-    plugin = package.ReleasesPlugin(sync_client=client)
+    plugin_cls = package.ReleasesSplitPlugin if split else package.ReleasesSinglePlugin
+    plugin = plugin_cls(sync_client=client)
     events = plugin.list_events_sync()
     assert events[0].payload.release.assets[0].uploader.login == "o"
