@@ -13,8 +13,9 @@ schema (jsonschema, formats checked) and keeps to what HTTP can carry (below):
 Transport limits (HTTP's, not the generator's): header and cookie values are printable
 ASCII, path parameters are non-empty and neither hold ``/`` nor are ``.`` or ``..`` (the
 server decodes ``%2F`` and URL normalisation removes dot segments), query values are not
-empty strings unless the spec allows empty values, form bodies hold no ``null`` and no empty
-array (the encoding has no spelling for them), and a raw body is not empty.
+empty strings unless the spec allows empty values, form bodies are objects holding no
+``null`` and no empty array (the encoding has no spelling for them), and a raw body is not
+empty.
 """
 
 from __future__ import annotations
@@ -275,8 +276,8 @@ def within_limits(operation: Operation, args: Mapping[str, Any], raw: Mapping[st
     if body is not None and body.argument is not None and body.argument in args:
         value = args[body.argument]
         ctype = body.content_type.lower()
-        if ("form" in ctype) and isinstance(value, dict):
-            return not any(v is None or v == [] for v in value.values())
+        if "form" in ctype:  # form encodings carry an object's fields, nothing else
+            return isinstance(value, dict) and not any(v is None or v == [] for v in value.values())
         if not (ctype.endswith("json") or ctype == "*/*") and value in ("", b""):
             return False
     return True
