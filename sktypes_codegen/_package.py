@@ -22,6 +22,7 @@ from pathlib import Path
 from sktypes.errors import GenerationError, SktypesError
 from sktypes.generated import VIEWS_FILE, Binding, dump_views
 from sktypes.openapi import OpenApiPlugin, load_openapi
+from sktypes_codegen._iterators import describe_features, features
 from sktypes_codegen._link import GenerationOptions, relative_to_package, write_link
 from sktypes_codegen._modules import models_module, plugin_module
 from sktypes_codegen._naming import identifier
@@ -123,12 +124,20 @@ class RenderedPlugin(tuple[str, dict[str, str]]):
     """
 
     warnings: tuple[GenerationWarning, ...]
+    features: tuple[tuple[str, str], ...]
+    """``(operation, what)`` for each operation that pages or streams, and how (what
+    ``sktypes generate -v`` prints)."""
 
     def __new__(
-        cls, package: str, files: dict[str, str], warnings: Iterable[GenerationWarning] = ()
+        cls,
+        package: str,
+        files: dict[str, str],
+        warnings: Iterable[GenerationWarning] = (),
+        features: Iterable[tuple[str, str]] = (),
     ) -> RenderedPlugin:
         made = super().__new__(cls, (package, files))
         made.warnings = tuple(warnings)
+        made.features = tuple(features)
         return made
 
     @property
@@ -195,10 +204,14 @@ def render_loaded(
         files["models.py"] = models_module(ctx, ctx.classes, header, aliases=ctx.aliases)
         files["plugin.py"] = plugin_module(ctx, header, sync=sync)
     files["py.typed"] = ""
-    bindings = [Binding(op.method_name, op.arguments) for op in ctx.operations]
+    bindings = [
+        Binding(op.method_name, op.arguments, features(plugin.operation(op.name)))
+        for op in ctx.operations
+    ]
     pretty = len(plugin.views) <= _PRETTY_LIMIT
     files[VIEWS_FILE] = dump_views(plugin.name, plugin.views, bindings, indent=pretty)
-    return RenderedPlugin(package, files, _warnings(plugin, spec, ctx))
+    notes = [(op.name, note) for op in plugin.operations for note in describe_features(op)]
+    return RenderedPlugin(package, files, _warnings(plugin, spec, ctx), notes)
 
 
 def generate_plugin(

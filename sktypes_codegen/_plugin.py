@@ -26,6 +26,7 @@ from sktypes_codegen._annotations import (
     Raw,
     class_refs,
 )
+from sktypes_codegen._iterators import MAX_PAGES, PageMethods
 from sktypes_codegen._naming import Namespace, class_name, identifier, import_order, py_string
 from sktypes_codegen._render import Param, assignment, call, line_length
 from sktypes_codegen._schemas import Handle, SchemaSet
@@ -66,10 +67,13 @@ class OperationContext:
     """The operation's first tag (``""`` without tags): its submodule when split by tag."""
     models: frozenset[str] = frozenset()
     """The generated classes its signature names (what its module imports from the models)."""
+    pages: PageMethods | None = None
+    """Its ``_iter`` methods, when it is paginated."""
 
     def annotations(self) -> list[Expr]:
-        """Every annotation of its signature (for imports and model references)."""
-        return [self.returns, *(a for _, a, _ in self.params if a is not None)]
+        """Every annotation of its signatures (for imports and model references)."""
+        own = [self.returns, *(a for _, a, _ in self.params if a is not None)]
+        return own + (self.pages.annotations() if self.pages is not None else [])
 
     def code(self, is_async: bool) -> str:
         """The method body after the docstring: send, then turn the response into the result."""
@@ -158,6 +162,7 @@ class _Handles:
 
     parameters: dict[str, Handle]
     result: Handle | None
+    item: Handle | None = None
 
 
 def _handles(view: FunctionView, op: Operation, schemas: SchemaSet) -> _Handles:
@@ -178,7 +183,11 @@ def _handles(view: FunctionView, op: Operation, schemas: SchemaSet) -> _Handles:
         status = op.success_status or "default"
         where = f"{op.pointer}/responses/{_escape(status)}"
         result = schemas.add(ret, where, "the response body")
-    return _Handles(params, result)
+    item = None
+    if op.pagination is not None and op.item_schema is not None:
+        where = f"{op.pointer}/responses/{_escape(op.success_status or 'default')}"
+        item = schemas.add(op.item_schema, where, "the items of a page")
+    return _Handles(params, result, item)
 
 
 def _escape(token: str) -> str:
@@ -242,7 +251,8 @@ def _operation(
     base = class_name(view.name, prefix="Op")
     method_name = methods.claim(view.name, identifier(view.name, prefix="call"))
     request_name = methods.claim(f"request:{view.name}", f"_{method_name}_request")
-    args = Namespace({"self", "response", "result"})
+    reserved = {"self", "response", "result"} | ({MAX_PAGES} if op.pagination else set())
+    args = Namespace(reserved)
     params: list[Param] = [("self", None, None)]
     call_args: list[str] = []
     arg_of: dict[str, str] = {}
@@ -281,7 +291,13 @@ def _operation(
         returns = builder.annotation(handles.result, f"{base}Result")
     else:  # a JSON body without a schema comes back as the JSON it is
         returns = {"none": NONE, "text": STR, "bytes": BYTES}.get(kind, ANY)
+    pages = None
+    if op.pagination is not None:
+        pages = _page_methods(view, op, builder, methods, handles, method_name, arg_of)
+        pages.params = [*params, ("*", None, None), (MAX_PAGES, Raw("int | None"), "None")]
+        pages.request_name = request_name
     return OperationContext(
+        pages=pages,
         name=view.name,
         method_name=method_name,
         request_name=request_name,
@@ -298,6 +314,32 @@ def _operation(
         result_kind=kind,
         arguments={k: v for k, v in arg_of.items() if k != v},
         tag=op.tags[0] if op.tags else "",
+    )
+
+
+def _page_methods(
+    view: FunctionView,
+    op: Operation,
+    builder: TypeBuilder,
+    methods: Namespace,
+    handles: _Handles,
+    method_name: str,
+    arg_of: dict[str, str],
+) -> PageMethods:
+    """The ``_iter`` methods of a paginated operation (its arguments renamed for Python)."""
+    assert op.pagination is not None
+    name = methods.claim(f"iter:{view.name}", f"{method_name}_iter")
+    methods.claim(f"iter_sync:{view.name}", f"{name}_sync")
+    hint = f"{class_name(view.name, prefix='Op')}Item"
+    item = builder.annotation(handles.item, hint) if handles.item is not None else ANY
+    return PageMethods(
+        name=name,
+        pagination=op.pagination.renamed(arg_of),
+        item=item,
+        params=[],
+        arguments=list(arg_of.values()),
+        request_name="",
+        operation=view.name,
     )
 
 

@@ -153,6 +153,8 @@ def _one(target: Target, width: int | None, *, check: bool, quiet: bool, verbose
     if verbose:
         for file_name in sorted(files):
             click.echo(f"  {display(written / file_name)}", err=True)
+        for operation, what in rendered.features:  # pagination and streams recognised
+            click.echo(f"  {operation}: {what}", err=True)
     return 0
 
 

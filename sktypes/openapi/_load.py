@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -13,6 +14,7 @@ from sktypes.limits import DEFAULT_LIMITS, DocumentLimits
 from sktypes.openapi._model import OpenApiPlugin, Operation
 from sktypes.openapi._naming import NameRegistry, identifier, plugin_identifier
 from sktypes.openapi._operations import OperationBuilder, server_urls
+from sktypes.openapi._paging import item_schema, recognise_pagination
 from sktypes.openapi._params import ParamContext
 from sktypes.openapi._refs import Place, Refs
 from sktypes.openapi._schemas import SchemaConverter
@@ -233,6 +235,10 @@ def _build(
                 operation, view = builder.build(
                     fn_name, method, path, op, op_place, item, item_place, item_servers
                 )
+                paging = recognise_pagination(operation, op, op_place, refs, data, schemas.warn)
+                if paging is not None:
+                    items = item_schema(operation, paging)
+                    operation = dataclasses.replace(operation, pagination=paging, item_schema=items)
             except SktypesError as exc:
                 if strict:
                     raise

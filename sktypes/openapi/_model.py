@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from sktypes.jsondoc import JsonDocument
+from sktypes.remote._pages import Pagination
 from sktypes.views import FunctionView
 
 __all__ = [
@@ -132,6 +133,10 @@ class Operation:
         security: the effective security requirements (operation-level or spec-level).
         tags: the spec's tags.
         deprecated: the spec marks the operation deprecated.
+        pagination: how its pages chain, when it is paginated (declared by an extension
+            or recognised: see ``docs/remote-client.md``); ``None`` otherwise.
+        item_schema: paginated (and streamed) operations: the schema of one item,
+            self-contained like ``response_schema``.
     """
 
     name: str
@@ -150,6 +155,8 @@ class Operation:
     security: tuple[Mapping[str, tuple[str, ...]], ...] = ()
     tags: tuple[str, ...] = ()
     deprecated: bool = False
+    pagination: Pagination | None = None
+    item_schema: JsonDocument | None = None
 
     def parameter(self, argument: str) -> OperationParameter:
         """Return the parameter whose view argument is ``argument`` (``KeyError`` if none)."""

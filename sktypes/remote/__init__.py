@@ -19,6 +19,10 @@ the kernel functions of ``sktypes.kernel_openapi``:
   ``application/*``) becomes a concrete one chosen by the body: JSON for data, text for
   ``str``, ``application/octet-stream`` for bytes.
 
+Paginated operations (:class:`Pagination`, recognised by ``sktypes.openapi``) are walked
+page by page by :func:`iterate_pages` (``<method>_iter`` in generated packages), every page
+sent through the same client.
+
 Requests are built through the user's ``httpx`` client when there is one
 (``client.build_request``), so its base URL, headers, params, cookies, auth, event hooks and
 transport apply. Precedence, lowest first: the client's defaults, ``ApiClient`` credentials,
@@ -31,8 +35,9 @@ An explicit ``None`` body is sent as JSON ``null``; ``None`` query, header and c
 are left out (they have no ``null``).
 """
 
-from sktypes.errors import RemoteRequestError
+from sktypes.errors import RemoteRequestError, RemoteResponseError
 from sktypes.remote._client import ApiClient, ApiError, parse_json
+from sktypes.remote._pages import Pagination, iterate_pages, iterate_pages_sync
 from sktypes.remote._request import Credential, Request, build_request
 from sktypes.remote._wire import (
     Param,
@@ -47,12 +52,16 @@ __all__ = [
     "ApiClient",
     "ApiError",
     "Credential",
+    "Pagination",
     "Param",
     "RemoteRequestError",
+    "RemoteResponseError",
     "Request",
     "build_request",
     "cookie_pairs",
     "header_value",
+    "iterate_pages",
+    "iterate_pages_sync",
     "parse_json",
     "path_value",
     "query_pairs",
