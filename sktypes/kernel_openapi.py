@@ -22,11 +22,12 @@ from sktypes.errors import KernelError, snippet
 from sktypes.kernel._function import KernelFunction, KernelPlugin
 from sktypes.remote import Credential, Request, build_request
 from sktypes.remote._pages import walk_pages
+from sktypes.remote._streams import read_stream
 
 if TYPE_CHECKING:
     from sktypes.auth import SecurityCredentials
 
-__all__ = ["is_text", "openapi_functions", "openapi_pages", "openapi_plugin"]
+__all__ = ["is_text", "openapi_functions", "openapi_pages", "openapi_plugin", "openapi_stream"]
 
 DEFAULT_TIMEOUT = 30.0
 
@@ -97,6 +98,25 @@ def openapi_pages(
     return caller.pages(dict(arguments), max_pages)
 
 
+def openapi_stream(function: KernelFunction, arguments: Mapping[str, Any]) -> AsyncIterator[Any]:
+    """The items of a streamed operation's answer as they arrive, as JSON data.
+
+    Server-sent events come as ``{"event", "data", "id", "retry"}`` objects (``data`` read
+    as JSON unless the stream declares text). Calling the function itself gives the same
+    iterator (its view ``is_streaming``).
+
+    Raises:
+        KernelError: ``function`` is not a streamed OpenAPI operation, or the API answered
+            with an error status.
+        StreamItemError: an item is not JSON.
+        RemoteResponseError: the stream broke off.
+    """
+    caller = function.invoker
+    if not isinstance(caller, _Caller) or caller.operation.stream is None:
+        raise KernelError("is not a streamed OpenAPI operation", where=function.name)
+    return caller.stream(dict(arguments))
+
+
 class _Caller:
     """Sends one operation's request for a dict of JSON arguments."""
 
@@ -115,10 +135,28 @@ class _Caller:
         self.credentials = credentials
 
     async def __call__(self, arguments: dict[str, Any]) -> Any:
+        if self.operation.stream is not None:
+            return self.stream(arguments)
         if self.client is not None:
             return self.read(await self.client.send(await self._request(arguments, self.client)))
         async with httpx.AsyncClient(timeout=DEFAULT_TIMEOUT) as client:
             return self.read(await client.send(await self._request(arguments, client)))
+
+    async def stream(self, arguments: dict[str, Any]) -> AsyncIterator[Any]:
+        """The streamed answer's items (see :func:`openapi_stream`)."""
+        op = self.operation
+        async with contextlib.AsyncExitStack() as stack:
+            client = self.client
+            if client is None:
+                client = await stack.enter_async_context(httpx.AsyncClient(timeout=DEFAULT_TIMEOUT))
+            request = await self._request(arguments, client)
+            response = await client.send(request, stream=True)
+            stack.push_async_callback(response.aclose)
+            if not response.is_success:
+                await response.aread()
+                self.read(response)  # raises as a call would
+            async for item in read_stream(response, op.stream, None, op.name):
+                yield item
 
     async def pages(self, arguments: dict[str, Any], max_pages: int | None) -> AsyncIterator[Any]:
         """Every page's items (see :func:`openapi_pages`); one client for the whole walk."""

@@ -1,8 +1,10 @@
-"""The iterator methods of paginated operations: ``<method>_iter`` (and ``_iter_sync``).
+"""Iterator methods: ``<method>_iter`` of paginated operations, streamed operations' bodies.
 
-``<method>_iter`` takes the operation's arguments and ``max_pages``, and returns an async
-iterator over the items of every page (``iterate_pages`` from ``sktypes.remote``, each page
-built by the operation's own request builder and sent through the plugin's client).
+``<method>_iter`` (and ``_iter_sync``) takes the operation's arguments and ``max_pages``, and
+returns an async iterator over the items of every page (``iterate_pages`` from
+``sktypes.remote``, each page built by the operation's own request builder and sent through
+the plugin's client). A streamed operation's method itself is an async generator of its
+items (``iterate_stream``; server-sent events as ``ServerSentEvent[Data]``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sktypes.openapi import Operation
-from sktypes.remote import Pagination
+from sktypes.remote import Pagination, Stream
 from sktypes_codegen._annotations import Call, Expr, Import, Name, Raw, Subscript, Value
 from sktypes_codegen._render import Param, call
 
@@ -21,10 +23,13 @@ __all__ = [
     "ITERATOR",
     "MAX_PAGES",
     "PageMethods",
+    "StreamMethod",
     "describe_features",
     "features",
-    "page_imports",
+    "iterator_imports",
     "pagination_call",
+    "sse_of",
+    "stream_call",
 ]
 
 _RUNTIME = "sktypes.remote"
@@ -77,11 +82,43 @@ class PageMethods:
         return " " * 8 + call(head, args, 8)
 
 
+@dataclass(slots=True)
+class StreamMethod:
+    """How a streamed operation's methods read their items."""
+
+    stream: Stream
+    item: Expr
+
+    def code(self, request: str, is_async: bool) -> str:
+        """The body: yield what ``iterate_stream`` reads (``request``: the builder call)."""
+        args: list[Expr | str] = ["self", request, stream_call(self.stream), self.item]
+        pad = " " * 8
+        if is_async:
+            head = call("async for item in iterate_stream", args, 8, ":")
+            return f"{pad}{head}\n{pad}    yield item"
+        return pad + call("yield from iterate_stream_sync", args, 8)
+
+
+def stream_call(stream: Stream) -> Call:
+    """``Stream("text/event-stream", "sse")``: the fields that are set."""
+    values = [Value(v) for v in stream.to_dict().values()]
+    if stream.format == "sse" and stream.data == "json":
+        values = values[:2]
+    return Call(Name("Stream", Import(_RUNTIME, "Stream")), tuple(values))
+
+
+def sse_of(data: Expr) -> Expr:
+    """``ServerSentEvent[data]``."""
+    return Subscript(Name("ServerSentEvent", Import(_RUNTIME, "ServerSentEvent")), (data,))
+
+
 def features(op: Operation) -> dict[str, Any]:
     """What ``views.json`` records of how ``op`` pages or streams (view parameter names)."""
     out: dict[str, Any] = {}
     if op.pagination is not None:
         out["pagination"] = op.pagination.to_dict()
+    if op.stream is not None:
+        out["stream"] = op.stream.to_dict()
     return out
 
 
@@ -90,20 +127,26 @@ def describe_features(op: Operation) -> list[str]:
     out = []
     if op.pagination is not None:
         out.append(f"paginated: {op.pagination.describe()}")
+    if op.stream is not None:
+        out.append(f"streamed: {op.stream.describe()}")
     return out
 
 
-def page_imports(pages: Iterable[PageMethods | None], sync: bool) -> set[Import]:
-    """What a module with these ``_iter`` methods imports besides their annotations."""
-    if not any(p is not None for p in pages):
-        return set()
-    needs = {
-        ASYNC_ITERATOR.needs,
-        Import(_RUNTIME, "iterate_pages"),
-        Import(_RUNTIME, "Pagination"),
-    }
-    if sync:
-        needs |= {ITERATOR.needs, Import(_RUNTIME, "iterate_pages_sync")}
+def iterator_imports(
+    pages: Iterable[PageMethods | None], streams: Iterable[StreamMethod | None], sync: bool
+) -> set[Import]:
+    """What a module with these ``_iter`` and streamed methods imports for them."""
+    paged = any(p is not None for p in pages)
+    streamed = [s for s in streams if s is not None]
+    needs: set[Import | None] = set()
+    if paged:
+        needs |= {Import(_RUNTIME, "iterate_pages"), Import(_RUNTIME, "Pagination")}
+        needs |= {Import(_RUNTIME, "iterate_pages_sync")} if sync else set()
+    if streamed:
+        needs |= {Import(_RUNTIME, "iterate_stream"), Import(_RUNTIME, "Stream")}
+        needs |= {Import(_RUNTIME, "iterate_stream_sync")} if sync else set()
+    if paged or streamed:
+        needs |= {ASYNC_ITERATOR.needs} | ({ITERATOR.needs} if sync else set())
     return {n for n in needs if n is not None}
 
 

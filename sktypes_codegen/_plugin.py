@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from sktypes.jsondoc import JsonDocument
 from sktypes.openapi import OpenApiPlugin, Operation
 from sktypes.views import FunctionView
 from sktypes_codegen._annotations import (
@@ -24,9 +25,17 @@ from sktypes_codegen._annotations import (
     Expr,
     Name,
     Raw,
+    Subscript,
     class_refs,
 )
-from sktypes_codegen._iterators import MAX_PAGES, PageMethods
+from sktypes_codegen._iterators import (
+    ASYNC_ITERATOR,
+    ITERATOR,
+    MAX_PAGES,
+    PageMethods,
+    StreamMethod,
+    sse_of,
+)
 from sktypes_codegen._naming import Namespace, class_name, identifier, import_order, py_string
 from sktypes_codegen._render import Param, assignment, call, line_length
 from sktypes_codegen._schemas import Handle, SchemaSet
@@ -60,7 +69,7 @@ class OperationContext:
     body: str | None
     content_type: str | None
     returns: Expr
-    result_kind: str  # "none" | "json" | "text" | "bytes"
+    result_kind: str  # "none" | "json" | "text" | "bytes" | "stream"
     arguments: dict[str, str] = field(default_factory=dict)
     """View parameter name → Python argument name, where they differ."""
     tag: str = ""
@@ -69,16 +78,32 @@ class OperationContext:
     """The generated classes its signature names (what its module imports from the models)."""
     pages: PageMethods | None = None
     """Its ``_iter`` methods, when it is paginated."""
+    stream: StreamMethod | None = None
+    """How its methods read the items of its streamed answer, when it streams."""
+
+    @property
+    def returns_sync(self) -> Expr:
+        """The blocking twin's return annotation (``Iterator[...]`` for a stream)."""
+        if self.stream is not None:
+            return Subscript(ITERATOR, (self.stream.item,))
+        return self.returns
 
     def annotations(self) -> list[Expr]:
         """Every annotation of its signatures (for imports and model references)."""
         own = [self.returns, *(a for _, a, _ in self.params if a is not None)]
+        if self.stream is not None:
+            own.append(self.stream.item)
         return own + (self.pages.annotations() if self.pages is not None else [])
 
     def code(self, is_async: bool) -> str:
         """The method body after the docstring: send, then turn the response into the result."""
         send = "await self._send" if is_async else "self._send_sync"
         pad = " " * 8
+        if self.stream is not None:
+            inner = f"self.{self.request_name}({self.call_args})"
+            if 8 + len(inner) + 30 > line_length():
+                inner = call(f"self.{self.request_name}", self.call_args.split(", "), 12)
+            return self.stream.code(inner, is_async)
         head = send if self.result_kind == "none" else f"response = {send}"
         inner = f"self.{self.request_name}({self.call_args})"
         if 8 + len(f"{head}({inner})") > line_length():  # the argument line ends with a comma
@@ -184,10 +209,21 @@ def _handles(view: FunctionView, op: Operation, schemas: SchemaSet) -> _Handles:
         where = f"{op.pointer}/responses/{_escape(status)}"
         result = schemas.add(ret, where, "the response body")
     item = None
+    where = f"{op.pointer}/responses/{_escape(op.success_status or 'default')}"
     if op.pagination is not None and op.item_schema is not None:
-        where = f"{op.pointer}/responses/{_escape(op.success_status or 'default')}"
         item = schemas.add(op.item_schema, where, "the items of a page")
+    if op.stream is not None and op.item_schema is not None:
+        streamed = _sse_data(op.item_schema) if op.stream.format == "sse" else op.item_schema
+        item = schemas.add(streamed, where, "the items of the stream")
     return _Handles(params, result, item)
+
+
+def _sse_data(event: JsonDocument) -> JsonDocument:
+    """The data schema inside the event schema ``sktypes.openapi`` builds for a stream."""
+    value = event.value
+    data = value["properties"]["data"]
+    defs = value.get("$defs")
+    return JsonDocument({**data, "$defs": defs} if defs and isinstance(data, Mapping) else data)
 
 
 def _escape(token: str) -> str:
@@ -291,6 +327,13 @@ def _operation(
         returns = builder.annotation(handles.result, f"{base}Result")
     else:  # a JSON body without a schema comes back as the JSON it is
         returns = {"none": NONE, "text": STR, "bytes": BYTES}.get(kind, ANY)
+    stream = None
+    if op.stream is not None:
+        each = builder.annotation(handles.item, f"{base}Item") if handles.item else ANY
+        if op.stream.format == "sse":
+            each = sse_of(each)
+        stream = StreamMethod(op.stream, each)
+        returns = Subscript(ASYNC_ITERATOR, (each,))
     pages = None
     if op.pagination is not None:
         pages = _page_methods(view, op, builder, methods, handles, method_name, arg_of)
@@ -298,6 +341,7 @@ def _operation(
         pages.request_name = request_name
     return OperationContext(
         pages=pages,
+        stream=stream,
         name=view.name,
         method_name=method_name,
         request_name=request_name,
@@ -344,7 +388,9 @@ def _page_methods(
 
 
 def _result_kind(schema: Any, op: Operation) -> str:
-    """How the response body comes back: ``json``, ``text``, ``bytes`` or ``none``."""
+    """How the response body comes back: ``json``, ``text``, ``bytes``, ``stream``, ``none``."""
+    if op.stream is not None:
+        return "stream"
     if op.response_content_type is None:
         return "none"
     ctype = op.response_content_type.split(";")[0].strip().lower()

@@ -311,7 +311,10 @@ class _Handler(BaseHTTPRequestHandler):
         stream = _STREAMS.get(split.path)
         if stream is not None and self.command == "GET":
             seen.answer = "200"
-            self._stream(seen, *stream)
+            try:
+                self._stream(seen, *stream)
+            except (BrokenPipeError, ConnectionResetError):  # the client stopped reading
+                self.close_connection = True
             return
         status, payload, headers = self._route(seen)
         seen.answer = str(status)

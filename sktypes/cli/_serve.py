@@ -47,6 +47,21 @@ __all__ = ["serve"]
     show_default=True,
     help="A result that breaks its output schema: returned with a warning, or an error.",
 )
+@click.option(
+    "--max-stream-items",
+    default=1000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="A streamed operation's result holds at most this many items (then it is cut, "
+    "with a note).",
+)
+@click.option(
+    "--max-stream-bytes",
+    default=1_000_000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="... and at most this many bytes of JSON.",
+)
 @click.option("--verbose", "-v", is_flag=True, help="Log each call (tool, duration, status).")
 def serve(
     targets: tuple[str, ...],
@@ -60,6 +75,8 @@ def serve(
     implementations: tuple[str, ...],
     name: str | None,
     drift: str,
+    max_stream_items: int,
+    max_stream_bytes: int,
     verbose: bool,
 ) -> None:
     """Serve TARGETS as an MCP server: Python plugins, OpenAPI specs, generated packages, tools.
@@ -82,6 +99,8 @@ def serve(
             implementations=implementations,
             drift="error" if drift == "error" else "warn",
             trace=verbose,
+            stream_items=max_stream_items,
+            stream_bytes=max_stream_bytes,
         )
     except SktypesError as exc:
         fail(str(exc).splitlines()[0])

@@ -20,8 +20,9 @@ from sktypes.openapi._refs import Place, Refs
 from sktypes.openapi._schemas import SchemaConverter
 from sktypes.openapi._select import select_operations
 from sktypes.openapi._source import Document, check_tree, parse_bytes, read_path
+from sktypes.openapi._streaming import recognise_stream
 from sktypes.openapi._validate import validate_spec
-from sktypes.views import FunctionView
+from sktypes.views import FunctionView, ReturnParameterView
 
 __all__ = ["Source", "load_openapi", "spec_files"]
 
@@ -29,6 +30,8 @@ Source = str | bytes | os.PathLike[str] | Mapping[str, Any]
 """What :func:`load_openapi` reads: a path, JSON/YAML text or bytes, or a parsed dict."""
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+METHODS_32 = (*METHODS, "query")
+"""OpenAPI 3.2 adds the QUERY method (a safe request with a body)."""
 
 
 def load_openapi(
@@ -168,8 +171,10 @@ def _version(doc: Document) -> tuple[int, str]:
         return 30, text
     if field == "/openapi" and (text == "3.1" or text.startswith("3.1.")):
         return 31, text
+    if field == "/openapi" and (text == "3.2" or text.startswith("3.2.")):
+        return 32, text  # schemas as in 3.1 (JSON Schema 2020-12)
     raise OpenApiError(
-        f"unsupported OpenAPI version {text!r} (sktypes reads 2.0, 3.0.x and 3.1.x)",
+        f"unsupported OpenAPI version {text!r} (sktypes reads 2.0, 3.0.x, 3.1.x and 3.2.x)",
         file=doc.display,
         where=field,
     )
@@ -223,7 +228,12 @@ def _build(
             schemas.warn("a path item must be an object; skipped", place)
             continue
         item_servers = server_urls(item.get("servers"), item_place)
-        for method in METHODS:
+        if version == 32 and "additionalOperations" in item:
+            schemas.warn(
+                "additionalOperations (methods beyond OpenAPI's) are not loaded",
+                item_place.child("additionalOperations"),
+            )
+        for method in METHODS_32 if version == 32 else METHODS:
             if method not in item:
                 continue
             op_place = item_place.child(method)
@@ -235,10 +245,9 @@ def _build(
                 operation, view = builder.build(
                     fn_name, method, path, op, op_place, item, item_place, item_servers
                 )
-                paging = recognise_pagination(operation, op, op_place, refs, data, schemas.warn)
-                if paging is not None:
-                    items = item_schema(operation, paging)
-                    operation = dataclasses.replace(operation, pagination=paging, item_schema=items)
+                operation, view = _remote_features(
+                    operation, view, op, op_place, refs, data, schemas
+                )
             except SktypesError as exc:
                 if strict:
                     raise
@@ -260,6 +269,33 @@ def _build(
         source=doc.display,
         definitions=schemas.sources(),
     )
+
+
+def _remote_features(
+    operation: Operation,
+    view: FunctionView,
+    op: dict[str, Any],
+    op_place: Place,
+    refs: Refs,
+    data: dict[str, Any],
+    schemas: SchemaConverter,
+) -> tuple[Operation, FunctionView]:
+    """The operation and view with how they stream or page (``_streaming``, ``_paging``)."""
+    streamed = recognise_stream(op, op_place, refs, schemas, schemas.warn)
+    if streamed is not None:
+        stream, items = streamed
+        returns = ReturnParameterView(
+            view.return_parameter.description, schema=items, is_streaming=True
+        )
+        operation = dataclasses.replace(
+            operation, stream=stream, item_schema=items, response_schema=items
+        )
+        return operation, dataclasses.replace(view, return_parameter=returns)
+    paging = recognise_pagination(operation, op, op_place, refs, data, schemas.warn)
+    if paging is None:
+        return operation, view
+    paged = item_schema(operation, paging)
+    return dataclasses.replace(operation, pagination=paging, item_schema=paged), view
 
 
 def _skipped(warnings: list[str], exc: SktypesError, place: Place, refs: Refs, what: str) -> None:

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from sktypes.jsondoc import JsonDocument
 from sktypes.remote._pages import Pagination
+from sktypes.remote._streams import Stream
 from sktypes.views import FunctionView
 
 __all__ = [
@@ -135,7 +136,10 @@ class Operation:
         deprecated: the spec marks the operation deprecated.
         pagination: how its pages chain, when it is paginated (declared by an extension
             or recognised: see ``docs/remote-client.md``); ``None`` otherwise.
-        item_schema: paginated (and streamed) operations: the schema of one item,
+        stream: how its answer streams (server-sent events, JSON lines, JSON text
+            sequences), when it does; its view then returns the items
+            (``is_streaming``; ``response_schema`` is the schema of one item).
+        item_schema: paginated and streamed operations: the schema of one item,
             self-contained like ``response_schema``.
     """
 
@@ -156,6 +160,7 @@ class Operation:
     tags: tuple[str, ...] = ()
     deprecated: bool = False
     pagination: Pagination | None = None
+    stream: Stream | None = None
     item_schema: JsonDocument | None = None
 
     def parameter(self, argument: str) -> OperationParameter:

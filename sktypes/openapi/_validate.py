@@ -47,6 +47,12 @@ _VALIDATORS: dict[int, type[SpecValidator]] = {
     30: OpenAPIV30SpecValidator,
     31: OpenAPIV31SpecValidator,
 }
+try:  # openapi-spec-validator 0.8 has a 3.2 validator; 0.7 (beside semantic-kernel) has none
+    from openapi_spec_validator import OpenAPIV32SpecValidator
+
+    _VALIDATORS[32] = OpenAPIV32SpecValidator
+except ImportError:  # pragma: no cover - depends on the installed validator
+    pass
 _MESSAGE_LIMIT = 160
 MAX_VALIDATION_COST = 25_000
 """Most schema visits the validator's ``allOf`` walk may need (~80 µs each)."""
@@ -101,12 +107,24 @@ class _AdmittedOnly(Mapping[str, Any]):
 
 
 def validate_spec(doc: Document, version: int, refs: Refs) -> None:
-    """Validate ``doc`` as the given OpenAPI ``version`` (2, 30 or 31); raise on the first error.
+    """Validate ``doc`` as OpenAPI ``version`` (2, 30, 31 or 32); raise on the first error.
 
     ``refs`` holds the admitted documents (:meth:`Refs.admit_all` has run); the validator
     resolves ``$ref``s among them only.
+
+    OpenAPI 3.2: openapi-spec-validator checks the document against the 3.2 schema but
+    not what an ``itemSchema`` holds (only that it is an object or a boolean), and not the
+    ``query``/``additionalOperations`` operations beyond the schema. sktypes checks every
+    ``itemSchema`` against JSON Schema 2020-12's metaschema first (its ``$ref``s are
+    resolved, and checked, when the operation is loaded, as ``schema``'s are). With a
+    validator that has no 3.2 support (0.7), only those structural checks are made.
     """
     from jsonschema_path import SchemaPath
+
+    if version == 32:
+        check_item_schemas(doc)
+        if 32 not in _VALIDATORS:  # pragma: no cover - openapi-spec-validator 0.7
+            return
 
     cost = validation_cost(refs)
     if cost > MAX_VALIDATION_COST:
@@ -142,6 +160,39 @@ def validate_spec(doc: Document, version: int, refs: Refs) -> None:
     with contextlib.suppress(Exception):
         best = best_match([first]) or first
     _raise(doc, best)
+
+
+def check_item_schemas(doc: Document) -> None:
+    """Every OpenAPI 3.2 ``itemSchema`` must be a JSON Schema (2020-12's metaschema)."""
+    from jsonschema import Draft202012Validator
+
+    meta = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+    for pointer, schema in _item_schemas(doc.data):
+        error = best_match(meta.iter_errors(schema))
+        if error is None:
+            continue
+        inner = _pointer.join(pointer, *error.absolute_path)
+        line = line_of(doc.raw(), inner)
+        where = f"{inner} (line {line})" if line is not None else inner
+        message = snippet(error.message, _MESSAGE_LIMIT)
+        raise OpenApiError(
+            f"not a valid OpenAPI document: itemSchema: {message}", file=doc.display, where=where
+        )
+
+
+def _item_schemas(data: Any) -> Iterator[tuple[str, Any]]:
+    """``(pointer, itemSchema)`` of every media type object under a ``content`` map."""
+    stack: list[tuple[str, Any, str]] = [("", data, "")]
+    while stack:
+        pointer, node, parent = stack.pop()
+        if isinstance(node, Mapping):
+            if parent == "content":
+                for media, value in node.items():
+                    if isinstance(value, Mapping) and "itemSchema" in value:
+                        yield _pointer.join(pointer, str(media), "itemSchema"), value["itemSchema"]
+            stack.extend((_pointer.join(pointer, str(k)), v, str(k)) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((_pointer.join(pointer, i), v, "") for i, v in enumerate(node))
 
 
 def _cause(exc: BaseException, kind: type[BaseException]) -> BaseException | None:

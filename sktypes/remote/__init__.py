@@ -21,7 +21,8 @@ the kernel functions of ``sktypes.kernel_openapi``:
 
 Paginated operations (:class:`Pagination`, recognised by ``sktypes.openapi``) are walked
 page by page by :func:`iterate_pages` (``<method>_iter`` in generated packages), every page
-sent through the same client.
+sent through the same client. Streamed answers (:class:`Stream`: server-sent events, JSON
+lines, JSON text sequences) are read item by item as they arrive by :func:`iterate_stream`.
 
 Requests are built through the user's ``httpx`` client when there is one
 (``client.build_request``), so its base URL, headers, params, cookies, auth, event hooks and
@@ -35,10 +36,16 @@ An explicit ``None`` body is sent as JSON ``null``; ``None`` query, header and c
 are left out (they have no ``null``).
 """
 
-from sktypes.errors import RemoteRequestError, RemoteResponseError
+from sktypes.errors import RemoteRequestError, RemoteResponseError, StreamItemError
 from sktypes.remote._client import ApiClient, ApiError, parse_json
 from sktypes.remote._pages import Pagination, iterate_pages, iterate_pages_sync
 from sktypes.remote._request import Credential, Request, build_request
+from sktypes.remote._streams import (
+    ServerSentEvent,
+    Stream,
+    iterate_stream,
+    iterate_stream_sync,
+)
 from sktypes.remote._wire import (
     Param,
     cookie_pairs,
@@ -56,12 +63,17 @@ __all__ = [
     "Param",
     "RemoteRequestError",
     "RemoteResponseError",
+    "ServerSentEvent",
+    "Stream",
+    "StreamItemError",
     "Request",
     "build_request",
     "cookie_pairs",
     "header_value",
     "iterate_pages",
     "iterate_pages_sync",
+    "iterate_stream",
+    "iterate_stream_sync",
     "parse_json",
     "path_value",
     "query_pairs",

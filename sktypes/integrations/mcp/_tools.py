@@ -12,6 +12,9 @@ function and returns its result as JSON. :class:`ToolSet` turns them into tools 
   is, except when it admits ``null``: an absent ``structuredContent`` and a null one are the
   same on the wire, so such a result stays wrapped (``{"result": null}``);
 - results come as ``structuredContent`` plus a text block with the same value;
+- a streamed result (an async iterator: a streamed operation's items) is one result, the
+  list of its items, read up to the server's bound (items and bytes); a result cut there
+  (:class:`Truncated`) has a note saying so and ``_meta["sktypes/truncated"]``;
 - bytes (an image, a PDF: a :class:`Binary` result) come as a content block of their media
   type (image, audio, or an embedded blob) instead of the text block; a result declared as
   bytes (``format: binary``) has the output schema of its base64 text
@@ -59,6 +62,7 @@ __all__ = [
     "DRIFT_META",
     "MODERN_VERSION",
     "WRAPPED_META",
+    "TRUNCATED_META",
     "Binary",
     "DriftMode",
     "Served",
@@ -72,6 +76,8 @@ WRAPPED_META = "sktypes/result-wrapped"
 """Tool ``_meta`` key: the result is wrapped as ``{"result": …}`` (as in the ``mcp`` manual)."""
 DRIFT_META = "sktypes/drift"
 """Result ``_meta`` key: the problems of a result that breaks its output schema."""
+TRUNCATED_META = "sktypes/truncated"
+"""Result ``_meta`` key: a streamed result was cut at the server's bound (why, in words)."""
 MODERN_VERSION = "2026-07-28"
 """The first protocol version whose results may be any JSON value."""
 
@@ -108,6 +114,14 @@ class Binary:
             uri=f"sktypes://result/{tool}", mime_type=self.media_type, blob=self.base64
         )
         return types.EmbeddedResource(resource=blob)
+
+
+@dataclass(frozen=True, slots=True)
+class Truncated:
+    """A streamed result cut at the server's bound: the items read, and why it stopped."""
+
+    items: list[Any]
+    note: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,6 +297,13 @@ class ToolSet:
             log.exception("%s raised %s", entry.name, type(exc).__name__)
             return _error(f"{entry.name} failed: {type(exc).__name__}: {exc}"), "error"
         modern = _modern(protocol_version)
+        if isinstance(value, Truncated):  # the items read, and a note the model sees
+            result, status = self._result(entry, value.items, modern)
+            note = types.TextContent(text=f"note: {value.note}")
+            meta = {**(result.meta or {}), TRUNCATED_META: value.note}
+            return result.model_copy(
+                update={"content": [*result.content, note], "meta": meta}
+            ), status
         if isinstance(value, Binary):
             return self._binary(entry, value, modern)
         if entry.binary is not None and value is not None:
