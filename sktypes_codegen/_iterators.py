@@ -16,6 +16,7 @@ from typing import Any
 from sktypes.openapi import Operation
 from sktypes.remote import Pagination, Stream
 from sktypes_codegen._annotations import Call, Expr, Import, Name, Raw, Subscript, Value
+from sktypes_codegen._naming import py_string
 from sktypes_codegen._render import Param, call
 
 __all__ = [
@@ -101,10 +102,14 @@ class StreamMethod:
 
 def stream_call(stream: Stream) -> Call:
     """``Stream("text/event-stream", "sse")``: the fields that are set."""
-    values = [Value(v) for v in stream.to_dict().values()]
-    if stream.format == "sse" and stream.data == "json":
-        values = values[:2]
-    return Call(Name("Stream", Import(_RUNTIME, "Stream")), tuple(values))
+    values = (Value(stream.media_type), Value(stream.format))
+    kwargs: list[tuple[str, Expr]] = []
+    if stream.data != "json":
+        kwargs.append(("data", Value(stream.data)))
+    if stream.events:
+        names = ", ".join(py_string(n) for n in stream.events)
+        kwargs.append(("events", Raw(f"({names},)" if len(stream.events) == 1 else f"({names})")))
+    return Call(Name("Stream", Import(_RUNTIME, "Stream")), values, tuple(kwargs))
 
 
 def sse_of(data: Expr) -> Expr:

@@ -567,3 +567,42 @@ def test_views_json_records_the_pagination(shop: Any) -> None:
     }
     assert found["listOffsetItems"]["source"] == "x-speakeasy-pagination"
     assert found["getItem"] is None
+
+
+# --- sktypes serve: one page per call, the next page's arguments said --------------------------
+
+
+@pytest.mark.parametrize("target", ["spec", "package"])
+def test_serve_answers_one_page_and_says_how_to_get_the_next(
+    shop: Any, remote_server: RemoteServer, target: str
+) -> None:
+    mcp = pytest.importorskip("sktypes.integrations.mcp")
+    from mcp import Client
+
+    served = sk.load_openapi(REMOTE_SPEC) if target == "spec" else shop
+    server = mcp.server(served, base_url=remote_server.url)
+    calls = [
+        ("listLinkItems", {"per_page": 3}),
+        ("listLinkItems", {"per_page": 3, "page": 3}),
+        ("listCursorItems", {"limit": 5}),
+        ("listOffsetItems", {"limit": 4, "offset": 4}),
+        ("listNextItems", {"limit": 3}),
+    ]
+
+    async def main() -> list[Any]:
+        async with Client(server, mode="legacy") as client:  # type: ignore[arg-type]
+            return [await client.call_tool(name, args) for name, args in calls]
+
+    import anyio
+
+    first, last, cursor, offset, next_url = anyio.run(main)
+    assert [i["id"] for i in first.structured_content["result"]] == [1, 2, 3]
+    assert first.meta[mcp.NEXT_PAGE_META] == {"page": 2, "per_page": 3}
+    assert first.content[-1].text == 'note: more results: call again with {"page":2,"per_page":3}'
+    assert last.meta is None or mcp.NEXT_PAGE_META not in last.meta  # the last page
+    following = cursor.meta[mcp.NEXT_PAGE_META]
+    assert (
+        following["limit"] == 5 and following["cursor"] == cursor.structured_content["next_cursor"]
+    )
+    assert offset.meta is None or mcp.NEXT_PAGE_META not in offset.meta  # a short page
+    assert next_url.meta[mcp.NEXT_PAGE_META] == {"limit": 3, "offset": 3}

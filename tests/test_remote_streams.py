@@ -167,7 +167,11 @@ def test_openapi_32_item_schema_of_sse_envelopes() -> None:
     spec["components"] = {"schemas": {"Tick": TICK}}
     plugin = load(spec)
     op = plugin.operations[0]
-    assert op.stream == Stream("text/event-stream", "sse", "json")
+    assert op.stream == Stream("text/event-stream", "sse", "json", ("tick", "note"))
+    assert op.item_schema.value["properties"]["event"] == {
+        "type": "string",
+        "enum": ("tick", "note"),
+    }
     data = op.item_schema.value["properties"]["data"]
     assert data["anyOf"][0] == {"$ref": "#/$defs/Tick"}
     assert data["anyOf"][1] == {"type": "string"}
@@ -346,6 +350,36 @@ def test_done_ends_an_event_stream(remote_server: RemoteServer) -> None:
         )
     )
     assert items == [{"event": "message", "data": {"a": 1}}]
+
+
+def test_a_32_package_reads_typed_events_and_a_query_stream(
+    tmp_path: Path, remote_server: RemoteServer
+) -> None:
+    spec = Path(REMOTE_SPEC).with_name("streams_32.yaml")
+    package = import_generated(spec, tmp_path, "streams_32_pkg")
+    plugin = package.Streams32Plugin(remote_server.url)
+    events = list(plugin.ticks_sync(count=1))
+    assert [(e.event, type(e.data).__name__) for e in events] == [
+        ("tick", "Tick"),
+        ("done", "Done"),
+    ]
+    records = asyncio.run(_collect(plugin.tick_records(count=2)))
+    assert [r.n for r in records] == [0, 1]
+    assert remote_server.requests[-1].method == "QUERY"
+
+
+def test_an_event_name_the_stream_does_not_declare_is_refused(
+    tmp_path: Path, remote_server: RemoteServer
+) -> None:
+    body = 'event: tick\ndata: {"n": 0, "text": "a"}\n\nevent: oops\ndata: {"count": 1}\n\n'
+    sse = {"Content-Type": "text/event-stream"}
+    remote_server.script("GET", "/stream/sse", Reply(200, body, sse))
+    spec = Path(REMOTE_SPEC).with_name("streams_32.yaml")
+    package = import_generated(spec, tmp_path, "streams_32_names")
+    events = package.Streams32Plugin(remote_server.url).ticks_sync()
+    assert next(events).data.n == 0
+    with pytest.raises(StreamItemError, match="event 'oops' is not one the stream declares"):
+        next(events)
 
 
 # --- kernel_openapi ------------------------------------------------------------------------

@@ -29,7 +29,15 @@ from sktypes.openapi._paging import _Shape, node_schema
 from sktypes.openapi._refs import Place, Refs
 from sktypes.openapi._schemas import SchemaConverter
 from sktypes.remote._streams import Stream, stream_format
-from sktypes.schema import Node, ObjectNode, StringNode, UnionNode, parse
+from sktypes.schema import (
+    ConstNode,
+    EnumNode,
+    Node,
+    ObjectNode,
+    StringNode,
+    UnionNode,
+    parse,
+)
 
 __all__ = ["recognise_stream"]
 
@@ -66,8 +74,8 @@ def recognise_stream(
     item = schemas.view_schema(raw, where.child(key), "response")
     if fmt != "sse":
         return Stream(media_type, fmt), item
-    data, kind = _sse_data(item)
-    return Stream(media_type, fmt, kind), _event_schema(data)
+    data, kind, names = _sse_data(item)
+    return Stream(media_type, fmt, kind, names or ()), _event_schema(data, names)
 
 
 def _success(
@@ -97,23 +105,32 @@ def _is_json(media_type: str) -> bool:
     return kind == "application/json" or kind.endswith("+json")
 
 
-def _sse_data(item: JsonDocument) -> tuple[JsonDocument, Literal["json", "text"]]:
-    """The schema of the events' data, and whether the data is JSON or text."""
+def _sse_data(
+    item: JsonDocument,
+) -> tuple[JsonDocument, Literal["json", "text"], tuple[str, ...] | None]:
+    """The schema of the events' data, whether it is JSON or text, and the event names.
+
+    The names are those the envelopes allow (``const``/``enum``); ``None``: any name.
+    """
     try:
         model = parse(item)
     except SktypesError:
-        return item, "json"
+        return item, "json", None
     shape = _Shape(model, model.root)
     root = shape.plain(model.root)
     envelopes = root.options if isinstance(root, UnionNode) else (root,)
     datas: list[Node] = []
+    names: list[str] | None = []
     for option in envelopes:
         node = shape.plain(option)
         if not _is_envelope(node):
-            return item, _kind_of(root)
+            return item, _kind_of(root), None
         assert isinstance(node, ObjectNode)
         prop = node.prop("data")
         datas.append(prop.node if prop is not None else node)
+        event = node.prop("event")
+        allowed = _names(shape.plain(event.node)) if event is not None else None
+        names = None if names is None or allowed is None else [*names, *allowed]
     kinds = set()
     schemas = []
     for data in datas:
@@ -126,9 +143,19 @@ def _sse_data(item: JsonDocument) -> tuple[JsonDocument, Literal["json", "text"]
             schemas.append(node_schema(item, model, data))
             kinds.add(_kind_of(inner))
     kind: Literal["json", "text"] = "text" if kinds == {"text"} else "json"
+    events = tuple(dict.fromkeys(names)) if names else None
     if len(schemas) == 1:
-        return schemas[0], kind
-    return _union(schemas), kind
+        return schemas[0], kind, events
+    return _union(schemas), kind, events
+
+
+def _names(node: Node | None) -> list[str] | None:
+    """The event names an envelope's ``event`` allows (``const``/``enum``), else ``None``."""
+    if isinstance(node, ConstNode) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, EnumNode) and all(isinstance(v, str) for v in node.values):
+        return [str(v) for v in node.values]
+    return None
 
 
 def _is_envelope(node: Node | None) -> bool:
@@ -154,15 +181,18 @@ def _union(schemas: list[JsonDocument]) -> JsonDocument:
     return JsonDocument(out)
 
 
-def _event_schema(data: JsonDocument) -> JsonDocument:
+def _event_schema(data: JsonDocument, names: tuple[str, ...] | None = None) -> JsonDocument:
     """The schema of one event as sktypes returns it: event, data (typed), id, retry."""
     value = dict(data.value) if isinstance(data.value, Mapping) else {"allOf": [data.value]}
     defs = value.pop("$defs", None)
+    event: dict[str, Any] = {"type": "string"}
+    if names:
+        event["enum"] = list(names)
     out: dict[str, Any] = {
         "type": "object",
         "required": ["event", "data"],
         "properties": {
-            "event": {"type": "string"},
+            "event": event,
             "data": value,
             "id": {"type": "string"},
             "retry": {"type": "integer", "minimum": 0},

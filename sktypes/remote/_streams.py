@@ -108,26 +108,34 @@ class Stream:
         format: ``sse``, ``jsonl`` or ``json-seq``.
         data: server-sent events only: their data is ``json`` (parsed, then typed) or
             ``text`` (kept as the string sent).
+        events: server-sent events only: the event names the stream declares (an event
+            of another name is refused); empty: any name.
     """
 
     media_type: str
     format: Format
     data: Literal["json", "text"] = "json"
+    events: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The stream as JSON data (what ``views.json`` records)."""
-        out = {"media_type": self.media_type, "format": self.format}
-        return {**out, "data": self.data} if self.format == "sse" else out
+        out: dict[str, Any] = {"media_type": self.media_type, "format": self.format}
+        if self.format == "sse":
+            out["data"] = self.data
+            if self.events:
+                out["events"] = list(self.events)
+        return out
 
     @classmethod
     def from_dict(cls, data: Any) -> Stream:
         """The inverse of :meth:`to_dict`."""
-        return cls(**data)
+        return cls(**{**data, "events": tuple(data.get("events", ()))})
 
     def describe(self) -> str:
         """One line saying how items arrive (``generate -v`` prints it)."""
         if self.format == "sse":
-            return f"{self.media_type}: server-sent events, data as {self.data}"
+            named = f" (events {', '.join(self.events)})" if self.events else ""
+            return f"{self.media_type}: server-sent events{named}, data as {self.data}"
         what = "JSON lines" if self.format == "jsonl" else "JSON text sequence (RFC 7464)"
         return f"{self.media_type}: {what}"
 
@@ -334,6 +342,11 @@ class _Reader:
             except orjson.JSONDecodeError as exc:
                 raise self._fail(raw, f"not JSON ({exc})") from None
         if self.stream.format == "sse":
+            if self.stream.events and raw.event not in self.stream.events:
+                names = ", ".join(self.stream.events)
+                raise self._fail(
+                    raw, f"event {raw.event!r} is not one the stream declares ({names})"
+                )
             value: Any = {"event": raw.event, "data": data}
             if raw.id is not None:
                 value["id"] = raw.id

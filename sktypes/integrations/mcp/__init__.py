@@ -37,13 +37,23 @@ from sktypes.integrations.mcp._server import McpServer
 from sktypes.integrations.mcp._targets import LoadOptions, load_served, record_response
 from sktypes.integrations.mcp._tools import (
     DRIFT_META,
+    NEXT_PAGE_META,
     TRUNCATED_META,
     WRAPPED_META,
     DriftMode,
     ToolSet,
 )
 
-__all__ = ["DRIFT_META", "TRUNCATED_META", "WRAPPED_META", "McpServer", "run", "serve", "server"]
+__all__ = [
+    "DRIFT_META",
+    "NEXT_PAGE_META",
+    "TRUNCATED_META",
+    "WRAPPED_META",
+    "McpServer",
+    "run",
+    "serve",
+    "server",
+]
 
 log = logging.getLogger("sktypes.mcp")
 

@@ -39,7 +39,13 @@ from sktypes.cli._targets import TargetError, load_module, load_object
 from sktypes.content._codec import to_plain_json
 from sktypes.errors import HydrationError, KernelError, SktypesError
 from sktypes.integrations.mcp._schemas import binary_media_type
-from sktypes.integrations.mcp._tools import Binary, Served, Truncated
+from sktypes.integrations.mcp._tools import (
+    NEXT_PAGE_META,
+    TRUNCATED_META,
+    Binary,
+    Noted,
+    Served,
+)
 from sktypes.introspect import kernel_function_info
 from sktypes.kernel import Kernel, KernelFunction
 from sktypes.kernel._prepare import prepare_arguments
@@ -48,6 +54,7 @@ from sktypes.manual import views_from_manual
 from sktypes.openapi import OpenApiPlugin, Operation
 from sktypes.openapi._select import Candidate, operation_candidate, select
 from sktypes.remote import ApiClient
+from sktypes.remote._pages import walk_pages
 from sktypes.validate import validate_arguments
 from sktypes.views import FunctionView
 
@@ -251,7 +258,7 @@ def _executor(fn: KernelFunction, options: LoadOptions) -> Callable[[dict[str, A
 
 def _plain(fn: KernelFunction, value: Any) -> Any:
     """A function's result as JSON, or as :class:`Binary` when it is bytes."""
-    if isinstance(value, Truncated):
+    if isinstance(value, Noted):
         return value
     if isinstance(value, (bytes, bytearray, memoryview)):
         schema = fn.view.return_parameter.schema
@@ -265,7 +272,7 @@ async def _collected(value: Any, options: LoadOptions) -> Any:
 
     At most ``options.stream_items`` items and ``options.stream_bytes`` bytes of JSON are
     read; past either the stream is closed and the items read so far are returned as
-    :class:`Truncated`, saying why.
+    :class:`Noted`, saying why.
     """
     if not isinstance(value, AsyncIterator):
         return value
@@ -290,7 +297,52 @@ async def _collected(value: Any, options: LoadOptions) -> Any:
         closing = getattr(value, "aclose", None)
         if closing is not None:
             await closing()
-    return items if note is None else Truncated(items, note)
+    return items if note is None else Noted(items, note, {TRUNCATED_META: note})
+
+
+def _paged(
+    operation: Operation, arguments: dict[str, Any], seen: list[httpx.Response], value: Any
+) -> Any:
+    """A page, with the arguments of the next page when one follows (a note and ``_meta``).
+
+    The walk of :mod:`sktypes.remote` reads the page: a cursor, page or offset argument is
+    the next page's; a next-page URL (a ``Link`` header, a URL in the body) gives the
+    operation's query parameters it holds. A next page the arguments cannot reach (a URL
+    of another path) is said without arguments.
+    """
+    if operation.pagination is None or not seen or not seen[-1].is_success:
+        return value
+    walk = walk_pages(operation.pagination, arguments, operation=operation.name)
+    try:
+        _, more = walk.read(seen[-1])
+    except SktypesError:
+        return value
+    if not more:
+        return value
+    following, url = walk.next_request()
+    args: dict[str, Any] | None = following
+    if url is not None:
+        same = httpx.URL(url).path == seen[-1].request.url.path
+        args = _url_arguments(operation, arguments, httpx.URL(url)) if same else None
+    if args is None:
+        note = "more results follow, on a page these arguments cannot ask for"
+        return Noted(value, note, {NEXT_PAGE_META: None})
+    shown = orjson.dumps(args).decode()
+    return Noted(value, f"more results: call again with {shown}", {NEXT_PAGE_META: args})
+
+
+def _url_arguments(
+    operation: Operation, arguments: dict[str, Any], url: httpx.URL
+) -> dict[str, Any] | None:
+    """The arguments whose request is ``url`` (its query by parameter), if the path matches."""
+    query = {p.name: p for p in operation.parameters if p.location == "query"}
+    out = {k: v for k, v in arguments.items() if k not in {q.argument for q in query.values()}}
+    for name, value in url.params.multi_items():
+        param = query.get(name)
+        if param is None:
+            return None
+        out[param.argument] = int(value) if value.isdigit() else value
+    return out
 
 
 # --- tool lists with implementations ------------------------------------------------
@@ -385,7 +437,7 @@ def _openapi(plugin: OpenApiPlugin, options: LoadOptions) -> list[_Item]:
         served = Served(
             fn.view,
             _preparer(fn),
-            _json_call(fn, operation.response_content_type, options),
+            _json_call(fn, operation.response_content_type, options, operation),
             operation.method,
             operation.response_content_type,
         )
@@ -420,7 +472,10 @@ def _no_url(plugin: OpenApiPlugin, operation: Operation, url: str) -> Callable[[
 
 
 def _json_call(
-    fn: KernelFunction, declared: str | None, options: LoadOptions
+    fn: KernelFunction,
+    declared: str | None,
+    options: LoadOptions,
+    operation: Operation | None = None,
 ) -> Callable[[dict[str, Any]], Any]:
     """The operation's call: its value is the response's JSON, text, or bytes.
 
@@ -435,6 +490,8 @@ def _json_call(
             value = await _collected(await fn.call(arguments), options)
         finally:
             _RESPONSES.reset(token)
+        if operation is not None:
+            value = _paged(operation, arguments, seen, value)
         if isinstance(value, bytes):
             media = _media_type(seen[-1]) if seen else ""
             if not media and declared and "*" not in declared:
@@ -595,7 +652,8 @@ def _response_call(
             _SECURITY.reset(secured)
             _RESPONSES.reset(token)
         if seen and seen[-1].is_success:
-            return _body(seen[-1])
+            body = _body(seen[-1])
+            return _paged(security[1], arguments, seen, body) if security else body
         return _plain(fn, value)
 
     return execute
