@@ -183,6 +183,20 @@ def test_text_data_stays_text() -> None:
     assert load(spec).operations[0].stream == Stream("text/event-stream", "sse", "text")
 
 
+def test_without_a_schema_sse_data_is_json_when_it_parses_else_text(
+    remote_server: RemoteServer,
+) -> None:
+    spec = operation_spec(path="/sse")
+    spec["paths"]["/sse"]["get"]["responses"]["200"]["content"] = {"text/event-stream": {}}
+    op = load(spec).operations[0]
+    assert op.stream == Stream("text/event-stream", "sse", "any")
+    body = 'data: {"a": 1}\n\ndata: plain words\n\n'
+    remote_server.script("GET", "/sse", Reply(200, body, {"Content-Type": "text/event-stream"}))
+    request = Request("op", "get", "/sse")
+    items = asyncio.run(_collect(iterate_stream(ApiClient(remote_server.url), request, op.stream)))
+    assert [i["data"] for i in items] == [{"a": 1}, "plain words"]
+
+
 def test_an_item_schema_of_another_media_type_is_a_warning() -> None:
     spec = operation_spec(version="3.2.0")
     spec["paths"]["/things"]["get"]["responses"]["200"]["content"] = {
@@ -455,3 +469,19 @@ def test_serve_cuts_a_stream_at_its_bound_and_says_so(remote_server: RemoteServe
     assert five.meta[mcp.TRUNCATED_META] == "the stream was cut after 5 items (the server's bound)"
     assert not by_bytes.is_error and len(by_bytes.structured_content["result"]) == 4
     assert json.loads(five.content[0].text) == [{"n": i, "text": f"item {i}"} for i in range(5)]
+
+
+def test_views_json_records_the_stream(shop: Any) -> None:
+    views = json.loads(Path(shop.__file__).with_name("views.json").read_text())
+    found = {f["view"]["name"]: f for f in views["functions"]}
+    assert found["streamEvents"]["stream"] == {
+        "media_type": "text/event-stream",
+        "format": "sse",
+        "data": "json",
+    }
+    assert found["streamEvents"]["view"]["return_parameter"]["is_streaming"] is True
+    assert found["streamJsonSeq"]["stream"] == {
+        "media_type": "application/json-seq",
+        "format": "json-seq",
+    }
+    assert Stream.from_dict(found["streamEvents"]["stream"]) == Stream("text/event-stream", "sse")

@@ -11,7 +11,8 @@ specs use for one item. For server-sent events the items are events
 (``{"event", "data", "id", "retry"}``): a schema of that shape (3.2's generic one, a union of
 such shapes, ``data`` as a string whose ``contentSchema`` types the JSON it holds) gives the
 data's schema; any other schema is the data's schema itself. The data is read as JSON unless
-its schema is a string without ``contentSchema`` (then it is text).
+its schema is a string without ``contentSchema`` (then it is text); without a schema it is
+JSON when it parses as JSON, else the text.
 
 The operation's view then returns an array of items (``sktypes serve`` returns the items
 read, as one result).
@@ -30,6 +31,7 @@ from sktypes.openapi._refs import Place, Refs
 from sktypes.openapi._schemas import SchemaConverter
 from sktypes.remote._streams import Stream, stream_format
 from sktypes.schema import (
+    AnyNode,
     ConstNode,
     EnumNode,
     Node,
@@ -107,7 +109,7 @@ def _is_json(media_type: str) -> bool:
 
 def _sse_data(
     item: JsonDocument,
-) -> tuple[JsonDocument, Literal["json", "text"], tuple[str, ...] | None]:
+) -> tuple[JsonDocument, Literal["json", "text", "any"], tuple[str, ...] | None]:
     """The schema of the events' data, whether it is JSON or text, and the event names.
 
     The names are those the envelopes allow (``const``/``enum``); ``None``: any name.
@@ -142,7 +144,9 @@ def _sse_data(
         else:
             schemas.append(node_schema(item, model, data))
             kinds.add(_kind_of(inner))
-    kind: Literal["json", "text"] = "text" if kinds == {"text"} else "json"
+    kind: Literal["json", "text", "any"] = "text" if kinds == {"text"} else "json"
+    if kinds == {"any"}:
+        kind = "any"
     events = tuple(dict.fromkeys(names)) if names else None
     if len(schemas) == 1:
         return schemas[0], kind, events
@@ -164,7 +168,9 @@ def _is_envelope(node: Node | None) -> bool:
     return {p.name for p in node.properties} <= _EVENT_FIELDS
 
 
-def _kind_of(node: Node | None) -> Literal["json", "text"]:
+def _kind_of(node: Node | None) -> Literal["json", "text", "any"]:
+    if isinstance(node, AnyNode) or node is None:
+        return "any"  # no schema: JSON when it parses, else the text
     return "text" if isinstance(node, StringNode) and node.content_media_type is None else "json"
 
 

@@ -106,15 +106,16 @@ class Stream:
     Attributes:
         media_type: the declared media type (``text/event-stream``, ``application/jsonl``...).
         format: ``sse``, ``jsonl`` or ``json-seq``.
-        data: server-sent events only: their data is ``json`` (parsed, then typed) or
-            ``text`` (kept as the string sent).
+        data: server-sent events only: their data is ``json`` (parsed, then typed),
+            ``text`` (kept as the string sent) or ``any`` (no schema: JSON when it parses
+            as JSON, else the text).
         events: server-sent events only: the event names the stream declares (an event
             of another name is refused); empty: any name.
     """
 
     media_type: str
     format: Format
-    data: Literal["json", "text"] = "json"
+    data: Literal["json", "text", "any"] = "json"
     events: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
@@ -317,7 +318,8 @@ class _Reader:
         for raw in raws:
             if self.done:
                 return
-            if self.stream.format == "sse" and raw.text == b"[DONE]" and self.stream.data == "json":
+            sse_json = self.stream.format == "sse" and self.stream.data != "text"
+            if sse_json and raw.text == b"[DONE]":
                 self.done = True
                 return
             value = self._typed(raw)
@@ -336,6 +338,11 @@ class _Reader:
             raise self._fail(raw, raw.error)
         if self.stream.format == "sse" and self.stream.data == "text":
             data = raw.text.decode("utf-8", "replace")
+        elif self.stream.format == "sse" and self.stream.data == "any":
+            try:
+                data = orjson.loads(raw.text)
+            except orjson.JSONDecodeError:
+                data = raw.text.decode("utf-8", "replace")
         else:
             try:
                 data = orjson.loads(raw.text)

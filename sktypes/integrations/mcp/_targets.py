@@ -38,14 +38,9 @@ from sktypes.auth import SecurityCredentials, apply_credentials
 from sktypes.cli._targets import TargetError, load_module, load_object
 from sktypes.content._codec import to_plain_json
 from sktypes.errors import HydrationError, KernelError, SktypesError
+from sktypes.integrations.mcp._remote import collected, paged
 from sktypes.integrations.mcp._schemas import binary_media_type
-from sktypes.integrations.mcp._tools import (
-    NEXT_PAGE_META,
-    TRUNCATED_META,
-    Binary,
-    Noted,
-    Served,
-)
+from sktypes.integrations.mcp._tools import Binary, Noted, Served
 from sktypes.introspect import kernel_function_info
 from sktypes.kernel import Kernel, KernelFunction
 from sktypes.kernel._prepare import prepare_arguments
@@ -54,7 +49,6 @@ from sktypes.manual import views_from_manual
 from sktypes.openapi import OpenApiPlugin, Operation
 from sktypes.openapi._select import Candidate, operation_candidate, select
 from sktypes.remote import ApiClient
-from sktypes.remote._pages import walk_pages
 from sktypes.validate import validate_arguments
 from sktypes.views import FunctionView
 
@@ -237,7 +231,7 @@ def _through(
 ) -> Callable[[dict[str, Any]], Any]:
     async def execute(arguments: dict[str, Any]) -> Any:
         value = (await kernel.invoke(fn, arguments)).value
-        return _plain(fn, await _collected(value, options))
+        return _plain(fn, await collected(value, options))
 
     return execute
 
@@ -251,7 +245,7 @@ def _preparer(fn: KernelFunction) -> Callable[[dict[str, Any]], dict[str, Any]]:
 
 def _executor(fn: KernelFunction, options: LoadOptions) -> Callable[[dict[str, Any]], Any]:
     async def execute(arguments: dict[str, Any]) -> Any:
-        return _plain(fn, await _collected(await fn.call(arguments), options))
+        return _plain(fn, await collected(await fn.call(arguments), options))
 
     return execute
 
@@ -265,84 +259,6 @@ def _plain(fn: KernelFunction, value: Any) -> Any:
         media = binary_media_type(schema) if schema is not None else None
         return Binary(bytes(value), media or "application/octet-stream")
     return to_plain_json(value)
-
-
-async def _collected(value: Any, options: LoadOptions) -> Any:
-    """A streaming function's items as a list of JSON values (its tool returns them at once).
-
-    At most ``options.stream_items`` items and ``options.stream_bytes`` bytes of JSON are
-    read; past either the stream is closed and the items read so far are returned as
-    :class:`Noted`, saying why.
-    """
-    if not isinstance(value, AsyncIterator):
-        return value
-    items: list[Any] = []
-    size = 0
-    note = None
-    try:
-        async for item in value:
-            plain = to_plain_json(item)
-            size += len(orjson.dumps(plain))
-            if len(items) >= options.stream_items:
-                note = f"the stream was cut after {len(items)} items (the server's bound)"
-            elif size > options.stream_bytes:
-                note = (
-                    f"the stream was cut after {len(items)} items: the next would pass "
-                    f"the server's bound of {options.stream_bytes} bytes"
-                )
-            if note is not None:
-                break
-            items.append(plain)
-    finally:
-        closing = getattr(value, "aclose", None)
-        if closing is not None:
-            await closing()
-    return items if note is None else Noted(items, note, {TRUNCATED_META: note})
-
-
-def _paged(
-    operation: Operation, arguments: dict[str, Any], seen: list[httpx.Response], value: Any
-) -> Any:
-    """A page, with the arguments of the next page when one follows (a note and ``_meta``).
-
-    The walk of :mod:`sktypes.remote` reads the page: a cursor, page or offset argument is
-    the next page's; a next-page URL (a ``Link`` header, a URL in the body) gives the
-    operation's query parameters it holds. A next page the arguments cannot reach (a URL
-    of another path) is said without arguments.
-    """
-    if operation.pagination is None or not seen or not seen[-1].is_success:
-        return value
-    walk = walk_pages(operation.pagination, arguments, operation=operation.name)
-    try:
-        _, more = walk.read(seen[-1])
-    except SktypesError:
-        return value
-    if not more:
-        return value
-    following, url = walk.next_request()
-    args: dict[str, Any] | None = following
-    if url is not None:
-        same = httpx.URL(url).path == seen[-1].request.url.path
-        args = _url_arguments(operation, arguments, httpx.URL(url)) if same else None
-    if args is None:
-        note = "more results follow, on a page these arguments cannot ask for"
-        return Noted(value, note, {NEXT_PAGE_META: None})
-    shown = orjson.dumps(args).decode()
-    return Noted(value, f"more results: call again with {shown}", {NEXT_PAGE_META: args})
-
-
-def _url_arguments(
-    operation: Operation, arguments: dict[str, Any], url: httpx.URL
-) -> dict[str, Any] | None:
-    """The arguments whose request is ``url`` (its query by parameter), if the path matches."""
-    query = {p.name: p for p in operation.parameters if p.location == "query"}
-    out = {k: v for k, v in arguments.items() if k not in {q.argument for q in query.values()}}
-    for name, value in url.params.multi_items():
-        param = query.get(name)
-        if param is None:
-            return None
-        out[param.argument] = int(value) if value.isdigit() else value
-    return out
 
 
 # --- tool lists with implementations ------------------------------------------------
@@ -487,11 +403,11 @@ def _json_call(
         seen: list[httpx.Response] = []
         token = _RESPONSES.set(seen)
         try:
-            value = await _collected(await fn.call(arguments), options)
+            value = await collected(await fn.call(arguments), options)
         finally:
             _RESPONSES.reset(token)
         if operation is not None:
-            value = _paged(operation, arguments, seen, value)
+            value = paged(operation, arguments, seen, value)
         if isinstance(value, bytes):
             media = _media_type(seen[-1]) if seen else ""
             if not media and declared and "*" not in declared:
@@ -643,7 +559,7 @@ def _response_call(
         try:
             value = await fn.call(arguments)
             if isinstance(value, AsyncIterator):  # a streamed operation: its items
-                return _plain(fn, await _collected(value, options))
+                return _plain(fn, await collected(value, options))
         except HydrationError:
             if not seen or not seen[-1].is_success:
                 raise
@@ -653,7 +569,7 @@ def _response_call(
             _RESPONSES.reset(token)
         if seen and seen[-1].is_success:
             body = _body(seen[-1])
-            return _paged(security[1], arguments, seen, body) if security else body
+            return paged(security[1], arguments, seen, body) if security else body
         return _plain(fn, value)
 
     return execute
