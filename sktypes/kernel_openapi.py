@@ -13,7 +13,7 @@ image, a PDF); any other status raises :class:`KernelError` naming the operation
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -21,6 +21,7 @@ import httpx
 from sktypes.errors import KernelError, snippet
 from sktypes.kernel._function import KernelFunction, KernelPlugin
 from sktypes.remote import Credential, Request, build_request
+from sktypes.remote._items import AsyncItems
 from sktypes.remote._pages import walk_pages
 from sktypes.remote._streams import read_stream
 
@@ -95,7 +96,7 @@ def openapi_pages(
     caller = function.invoker
     if not isinstance(caller, _Caller) or caller.operation.pagination is None:
         raise KernelError("is not a paginated OpenAPI operation", where=function.name)
-    return caller.pages(dict(arguments), max_pages)
+    return AsyncItems(caller.pages(dict(arguments), max_pages))
 
 
 def openapi_stream(function: KernelFunction, arguments: Mapping[str, Any]) -> AsyncIterator[Any]:
@@ -114,7 +115,7 @@ def openapi_stream(function: KernelFunction, arguments: Mapping[str, Any]) -> As
     caller = function.invoker
     if not isinstance(caller, _Caller) or caller.operation.stream is None:
         raise KernelError("is not a streamed OpenAPI operation", where=function.name)
-    return caller.stream(dict(arguments))
+    return AsyncItems(caller.stream(dict(arguments)))
 
 
 class _Caller:
@@ -136,13 +137,13 @@ class _Caller:
 
     async def __call__(self, arguments: dict[str, Any]) -> Any:
         if self.operation.stream is not None:
-            return self.stream(arguments)
+            return AsyncItems(self.stream(arguments))
         if self.client is not None:
             return self.read(await self.client.send(await self._request(arguments, self.client)))
         async with httpx.AsyncClient(timeout=DEFAULT_TIMEOUT) as client:
             return self.read(await client.send(await self._request(arguments, client)))
 
-    async def stream(self, arguments: dict[str, Any]) -> AsyncIterator[Any]:
+    async def stream(self, arguments: dict[str, Any]) -> AsyncGenerator[Any, None]:
         """The streamed answer's items (see :func:`openapi_stream`)."""
         op = self.operation
         async with contextlib.AsyncExitStack() as stack:
@@ -158,7 +159,9 @@ class _Caller:
             async for item in read_stream(response, op.stream, None, op.name):
                 yield item
 
-    async def pages(self, arguments: dict[str, Any], max_pages: int | None) -> AsyncIterator[Any]:
+    async def pages(
+        self, arguments: dict[str, Any], max_pages: int | None
+    ) -> AsyncGenerator[Any, None]:
         """Every page's items (see :func:`openapi_pages`); one client for the whole walk."""
         op = self.operation
         walk = walk_pages(op.pagination, arguments, operation=op.name, max_pages=max_pages)

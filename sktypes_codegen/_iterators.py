@@ -3,8 +3,9 @@
 ``<method>_iter`` (and ``_iter_sync``) takes the operation's arguments and ``max_pages``, and
 returns an async iterator over the items of every page (``iterate_pages`` from
 ``sktypes.remote``, each page built by the operation's own request builder and sent through
-the plugin's client). A streamed operation's method itself is an async generator of its
-items (``iterate_stream``; server-sent events as ``ServerSentEvent[Data]``).
+the plugin's client). A streamed operation's method itself returns an async iterator of its
+items (``iterate_stream``; server-sent events as ``ServerSentEvent[Data]``). Both return
+:class:`sktypes.remote.AsyncItems`, which may be awaited too.
 """
 
 from __future__ import annotations
@@ -91,13 +92,10 @@ class StreamMethod:
     item: Expr
 
     def code(self, request: str, is_async: bool) -> str:
-        """The body: yield what ``iterate_stream`` reads (``request``: the builder call)."""
+        """The body: return what ``iterate_stream`` reads (``request``: the builder call)."""
         args: list[Expr | str] = ["self", request, stream_call(self.stream), self.item]
-        pad = " " * 8
-        if is_async:
-            head = call("async for item in iterate_stream", args, 8, ":")
-            return f"{pad}{head}\n{pad}    yield item"
-        return pad + call("yield from iterate_stream_sync", args, 8)
+        head = "return iterate_stream" if is_async else "return iterate_stream_sync"
+        return " " * 8 + call(head, args, 8)
 
 
 def stream_call(stream: Stream) -> Call:

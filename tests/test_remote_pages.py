@@ -431,6 +431,17 @@ def test_every_style_walks_every_item_async_and_sync(
     assert sent == requests
 
 
+def test_an_iterator_may_be_awaited_first(shop: Any, remote_server: RemoteServer) -> None:
+    plugin = shop.RemoteShopPlugin(remote_server.url)
+
+    async def run() -> list[int]:
+        return [item.id async for item in await plugin.list_cursor_items_iter(limit=4)]
+
+    assert asyncio.run(run()) == ALL
+    with pytest.raises(ValueError, match="max_pages"):
+        plugin.list_cursor_items_iter(max_pages=0)  # at once, not at the first item
+
+
 def test_the_walk_sends_the_cursor_it_was_given(shop: Any, remote_server: RemoteServer) -> None:
     plugin = shop.RemoteShopPlugin(remote_server.url)
     list(plugin.list_cursor_items_iter_sync(limit=2))

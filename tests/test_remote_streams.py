@@ -274,6 +274,21 @@ def test_json_streams_yield_typed_items_async_and_sync(
     assert list(getattr(plugin, f"{method}_sync")(count=4)) == items
 
 
+def test_a_stream_may_be_awaited_first_and_closed_early(
+    shop: Any, remote_server: RemoteServer
+) -> None:
+    plugin = shop.RemoteShopPlugin(remote_server.url)
+
+    async def run() -> tuple[list[Any], Any]:
+        awaited = [item.n async for item in await plugin.stream_lines(count=2)]
+        async with plugin.stream_lines(count=50) as items:
+            first = await items.__anext__()
+        return awaited, first
+
+    awaited, first = asyncio.run(run())
+    assert awaited == [0, 1] and first.n == 0
+
+
 def test_server_sent_events_are_typed_with_their_name_and_id(
     shop: Any, remote_server: RemoteServer
 ) -> None:

@@ -38,6 +38,7 @@ are left out (they have no ``null``).
 
 from sktypes.errors import RemoteRequestError, RemoteResponseError, StreamItemError
 from sktypes.remote._client import ApiClient, ApiError, parse_json
+from sktypes.remote._items import AsyncItems
 from sktypes.remote._pages import Pagination, iterate_pages, iterate_pages_sync
 from sktypes.remote._request import Credential, Request, build_request
 from sktypes.remote._streams import (
@@ -58,6 +59,7 @@ from sktypes.remote._wire import (
 __all__ = [
     "ApiClient",
     "ApiError",
+    "AsyncItems",
     "Credential",
     "Pagination",
     "Param",

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -48,6 +48,7 @@ from sktypes import _pointer
 from sktypes.errors import RemoteResponseError
 from sktypes.generated import MISSING
 from sktypes.hydration import hydrate
+from sktypes.remote._items import AsyncItems
 
 if TYPE_CHECKING:
     from sktypes.remote._client import ApiClient
@@ -353,7 +354,7 @@ def walk_pages(
     return _Walk(pagination, arguments, operation, max_pages)
 
 
-async def iterate_pages(
+def iterate_pages(
     client: ApiClient,
     pagination: Pagination,
     build: Callable[..., Request],
@@ -362,7 +363,7 @@ async def iterate_pages(
     *,
     max_pages: int | None = None,
     **arguments: Any,
-) -> AsyncIterator[Any]:
+) -> AsyncItems[Any]:
     """Yield the items of every page, each hydrated into ``item`` (JSON data when ``None``).
 
     ``build(**arguments)`` makes a page's :class:`Request` (the next page's arguments, or
@@ -371,10 +372,16 @@ async def iterate_pages(
     walk after that many pages (``None``: every page).
 
     Raises:
+        ValueError: ``max_pages`` is less than 1 (at once).
         RemoteResponseError: a page cannot be read as its pagination says (see the module).
         ApiError: a page's request failed.
     """
-    walk = _Walk(pagination, arguments, "", max_pages)
+    return AsyncItems(_pages(client, build, item, _Walk(pagination, arguments, "", max_pages)))
+
+
+async def _pages(
+    client: ApiClient, build: Callable[..., Request], item: Any, walk: _Walk
+) -> AsyncGenerator[Any, None]:
     while True:
         args, url = walk.next_request()
         request = build(**args)
@@ -398,7 +405,12 @@ def iterate_pages_sync(
     **arguments: Any,
 ) -> Iterator[Any]:
     """:func:`iterate_pages`, blocking (every page sent through ``client._send_sync``)."""
-    walk = _Walk(pagination, arguments, "", max_pages)
+    return _pages_sync(client, build, item, _Walk(pagination, arguments, "", max_pages))
+
+
+def _pages_sync(
+    client: ApiClient, build: Callable[..., Request], item: Any, walk: _Walk
+) -> Iterator[Any]:
     while True:
         args, url = walk.next_request()
         request = build(**args)

@@ -25,7 +25,7 @@ saying how many items came before.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
@@ -36,6 +36,7 @@ import pydantic
 from sktypes.errors import HydrationError, RemoteResponseError, StreamItemError
 from sktypes.hydration import hydrate
 from sktypes.remote._client import _checked
+from sktypes.remote._items import AsyncItems
 
 if TYPE_CHECKING:
     from sktypes.remote._client import ApiClient
@@ -416,12 +417,12 @@ def read_stream_sync(
         yield from reader.items(reader.parser.close())
 
 
-async def iterate_stream(
+def iterate_stream(
     client: ApiClient,
     request: Request,
     stream: Stream,
     item: Any = None,
-) -> AsyncIterator[Any]:
+) -> AsyncItems[Any]:
     """Yield the items of a streamed response as they arrive, each typed as ``item``.
 
     ``item`` is the item's type (``ServerSentEvent[Tick]``, ``Tick``); ``None`` yields JSON
@@ -434,6 +435,12 @@ async def iterate_stream(
         StreamItemError: an item is not JSON or not what the stream declares.
         RemoteResponseError: the stream broke off.
     """
+    return AsyncItems(_items(client, request, stream, item))
+
+
+async def _items(
+    client: ApiClient, request: Request, stream: Stream, item: Any
+) -> AsyncGenerator[Any, None]:
     async with _open(client, request) as response:
         async for value in read_stream(response, stream, item, request.operation):
             yield value

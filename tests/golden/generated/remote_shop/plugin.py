@@ -802,25 +802,24 @@ class RemoteShopPlugin(ApiClient):
         )
 
     @kernel_function(name="streamEvents")
-    async def stream_events(
+    def stream_events(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
     ) -> AsyncIterator[ServerSentEvent[Tick | Done]]:
         """Server-sent events, one tick at a time, then done."""
-        async for item in iterate_stream(
+        return iterate_stream(
             self,
             self._stream_events_request(count=count),
             Stream("text/event-stream", "sse"),
             ServerSentEvent[Tick | Done],
-        ):
-            yield item
+        )
 
     def stream_events_sync(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
     ) -> Iterator[ServerSentEvent[Tick | Done]]:
         """Server-sent events, one tick at a time, then done."""
-        yield from iterate_stream_sync(
+        return iterate_stream_sync(
             self,
             self._stream_events_request(count=count),
             Stream("text/event-stream", "sse"),
@@ -841,25 +840,24 @@ class RemoteShopPlugin(ApiClient):
         )
 
     @kernel_function(name="streamLines")
-    async def stream_lines(
+    def stream_lines(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
     ) -> AsyncIterator[Tick]:
         """JSON lines, one tick at a time."""
-        async for item in iterate_stream(
+        return iterate_stream(
             self,
             self._stream_lines_request(count=count),
             Stream("application/jsonl", "jsonl"),
             Tick,
-        ):
-            yield item
+        )
 
     def stream_lines_sync(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
     ) -> Iterator[Tick]:
         """JSON lines, one tick at a time."""
-        yield from iterate_stream_sync(
+        return iterate_stream_sync(
             self,
             self._stream_lines_request(count=count),
             Stream("application/jsonl", "jsonl"),
@@ -880,25 +878,24 @@ class RemoteShopPlugin(ApiClient):
         )
 
     @kernel_function(name="streamNdjson")
-    async def stream_ndjson(
+    def stream_ndjson(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
     ) -> AsyncIterator[Tick]:
         """Call streamNdjson."""
-        async for item in iterate_stream(
+        return iterate_stream(
             self,
             self._stream_ndjson_request(count=count),
             Stream("application/x-ndjson", "jsonl"),
             Tick,
-        ):
-            yield item
+        )
 
     def stream_ndjson_sync(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
     ) -> Iterator[Tick]:
         """Call streamNdjson (blocking)."""
-        yield from iterate_stream_sync(
+        return iterate_stream_sync(
             self,
             self._stream_ndjson_request(count=count),
             Stream("application/x-ndjson", "jsonl"),
@@ -919,25 +916,24 @@ class RemoteShopPlugin(ApiClient):
         )
 
     @kernel_function(name="streamJsonSeq")
-    async def stream_json_seq(
+    def stream_json_seq(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
     ) -> AsyncIterator[Tick]:
         """Call streamJsonSeq."""
-        async for item in iterate_stream(
+        return iterate_stream(
             self,
             self._stream_json_seq_request(count=count),
             Stream("application/json-seq", "json-seq"),
             Tick,
-        ):
-            yield item
+        )
 
     def stream_json_seq_sync(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
     ) -> Iterator[Tick]:
         """Call streamJsonSeq (blocking)."""
-        yield from iterate_stream_sync(
+        return iterate_stream_sync(
             self,
             self._stream_json_seq_request(count=count),
             Stream("application/json-seq", "json-seq"),

@@ -64,25 +64,24 @@ class Streams32Plugin(ApiClient):
         )
 
     @kernel_function(name="ticks")
-    async def ticks(
+    def ticks(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
     ) -> AsyncIterator[ServerSentEvent[Tick | Done]]:
         """Ticks, then done, as server-sent events."""
-        async for item in iterate_stream(
+        return iterate_stream(
             self,
             self._ticks_request(count=count),
             Stream("text/event-stream", "sse", events=("tick", "done")),
             ServerSentEvent[Tick | Done],
-        ):
-            yield item
+        )
 
     def ticks_sync(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
     ) -> Iterator[ServerSentEvent[Tick | Done]]:
         """Ticks, then done, as server-sent events."""
-        yield from iterate_stream_sync(
+        return iterate_stream_sync(
             self,
             self._ticks_request(count=count),
             Stream("text/event-stream", "sse", events=("tick", "done")),
@@ -103,25 +102,24 @@ class Streams32Plugin(ApiClient):
         )
 
     @kernel_function(name="tickLines")
-    async def tick_lines(
+    def tick_lines(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
     ) -> AsyncIterator[Tick]:
         """Call tickLines."""
-        async for item in iterate_stream(
+        return iterate_stream(
             self,
             self._tick_lines_request(count=count),
             Stream("application/jsonl", "jsonl"),
             Tick,
-        ):
-            yield item
+        )
 
     def tick_lines_sync(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
     ) -> Iterator[Tick]:
         """Call tickLines (blocking)."""
-        yield from iterate_stream_sync(
+        return iterate_stream_sync(
             self,
             self._tick_lines_request(count=count),
             Stream("application/jsonl", "jsonl"),
@@ -142,25 +140,24 @@ class Streams32Plugin(ApiClient):
         )
 
     @kernel_function(name="tickRecords")
-    async def tick_records(
+    def tick_records(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
     ) -> AsyncIterator[Tick]:
         """A QUERY operation streaming RFC 7464 records."""
-        async for item in iterate_stream(
+        return iterate_stream(
             self,
             self._tick_records_request(count=count),
             Stream("application/json-seq", "json-seq"),
             Tick,
-        ):
-            yield item
+        )
 
     def tick_records_sync(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
     ) -> Iterator[Tick]:
         """A QUERY operation streaming RFC 7464 records."""
-        yield from iterate_stream_sync(
+        return iterate_stream_sync(
             self,
             self._tick_records_request(count=count),
             Stream("application/json-seq", "json-seq"),
