@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from sktypes.cli._common import fail
+from sktypes.cli._common import fail, no_validate_option, strict_option
 from sktypes.errors import SktypesError
 
 __all__ = ["serve"]
@@ -62,6 +62,8 @@ __all__ = ["serve"]
     type=click.IntRange(min=1),
     help="... and at most this many bytes of JSON.",
 )
+@no_validate_option
+@strict_option
 @click.option("--verbose", "-v", is_flag=True, help="Log each call (tool, duration, status).")
 def serve(
     targets: tuple[str, ...],
@@ -77,6 +79,8 @@ def serve(
     drift: str,
     max_stream_items: int,
     max_stream_bytes: int,
+    no_validate: bool,
+    strict: bool,
     verbose: bool,
 ) -> None:
     """Serve TARGETS as an MCP server: Python plugins, OpenAPI specs, generated packages, tools.
@@ -101,6 +105,8 @@ def serve(
             trace=verbose,
             stream_items=max_stream_items,
             stream_bytes=max_stream_bytes,
+            validate=not no_validate,
+            strict=strict,
         )
     except SktypesError as exc:
         fail(str(exc).splitlines()[0])

@@ -76,6 +76,8 @@ def server(
     instructions: str | None = None,
     stream_items: int = 1000,
     stream_bytes: int = 1_000_000,
+    validate: bool = True,
+    strict: bool = True,
 ) -> McpServer:
     """An MCP server (the SDK's low-level ``Server``) serving the functions of ``target``.
 
@@ -107,6 +109,9 @@ def server(
         stream_items: a streamed operation's result holds at most this many items; the
             stream is closed there and the result says it was cut.
         stream_bytes: ... and at most this many bytes of JSON.
+        validate: validate OpenAPI documents (``False``: serve what can be understood).
+        strict: a validation problem refuses the document (the default); ``False`` serves
+            it and logs each problem, with its JSON pointer, as a warning.
 
     Raises:
         SktypesError: a target cannot be loaded or served (the message names it).
@@ -130,6 +135,8 @@ def server(
         owns_client=owns,
         stream_items=stream_items,
         stream_bytes=stream_bytes,
+        validate=validate,
+        strict=strict,
     )
     served = load_served(targets, options)
     toolset = ToolSet(served, drift=drift)

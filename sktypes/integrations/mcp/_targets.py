@@ -74,6 +74,8 @@ class LoadOptions:
         owns_client: the client was made for the server (its auth may be set).
         stream_items: a streamed result holds at most this many items (then it is cut).
         stream_bytes: ... and at most this many bytes of JSON.
+        validate: validate OpenAPI documents (``load_openapi``'s ``validate``).
+        strict: a validation problem is an error; ``False``: a warning with its pointer.
         warnings: filled with what was skipped or cannot be expressed.
     """
 
@@ -87,6 +89,8 @@ class LoadOptions:
     owns_client: bool = True
     stream_items: int = 1000
     stream_bytes: int = 1_000_000
+    validate: bool = True
+    strict: bool = True
     warnings: list[str] = field(default_factory=list)
 
 
@@ -276,7 +280,9 @@ def _document(path: Path, options: LoadOptions) -> list[_Item]:
     if isinstance(data, dict) and ("openapi" in data or "swagger" in data):
         from sktypes.openapi import load_openapi
 
-        return _openapi(load_openapi(path), options)
+        return _openapi(
+            load_openapi(path, validate=options.validate, strict=options.strict), options
+        )
     try:
         views = views_from_manual(data)
     except SktypesError as exc:
