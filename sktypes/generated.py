@@ -378,7 +378,10 @@ def _typed(view: FunctionView, binding: Binding, owner: type) -> _Typed:
             absent.add(p.name)
     ret: ReturnParameterView = view.return_parameter
     if ret.schema is not None and "return" in hints:
-        ret = dataclasses.replace(ret, native_type=hints["return"])
+        native = hints["return"]
+        if ret.is_streaming and typing.get_args(native):  # AsyncIterator[T]: its items are T
+            native = typing.get_args(native)[0]
+        ret = dataclasses.replace(ret, native_type=native)
     typed = dataclasses.replace(view, parameters=tuple(params), return_parameter=ret)
     return _Typed(typed, binding, frozenset(absent))
 

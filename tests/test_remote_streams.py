@@ -500,3 +500,22 @@ def test_views_json_records_the_stream(shop: Any) -> None:
         "format": "json-seq",
     }
     assert Stream.from_dict(found["streamEvents"]["stream"]) == Stream("text/event-stream", "sse")
+
+
+def test_sktypes_serve_over_stdio_bounds_streams_and_notes_pages(
+    remote_server: RemoteServer,
+) -> None:
+    from tests.mcp_helpers import stdio_session
+
+    args = (str(REMOTE_SPEC), "--base-url", remote_server.url, "--max-stream-items", "2")
+
+    async def main() -> tuple[Any, Any]:
+        async with stdio_session(*args) as session:
+            lines = await session.call_tool("streamLines", {"count": 5})
+            page = await session.call_tool("listPageItems", {"per_page": 4})
+            return lines, page
+
+    lines, page = anyio.run(main)
+    assert [i["n"] for i in lines.structured_content["result"]] == [0, 1]
+    assert lines.meta[mcp.TRUNCATED_META] == "the stream was cut after 2 items (the server's bound)"
+    assert page.meta[mcp.NEXT_PAGE_META] == {"per_page": 4, "page": 2}

@@ -200,9 +200,10 @@ def _event_schema(data: JsonDocument, names: tuple[str, ...] | None = None) -> J
         "properties": {
             "event": event,
             "data": value,
-            "id": {"type": "string"},
-            "retry": {"type": "integer", "minimum": 0},
+            "id": {"type": ["string", "null"]},
+            "retry": {"type": ["integer", "null"], "minimum": 0},
         },
+        "additionalProperties": False,
     }
     if defs:
         out["$defs"] = defs

@@ -84,19 +84,20 @@ class ServerSentEvent(pydantic.BaseModel, Generic[T]):
         retry: the reconnection time the event sets, in milliseconds, if it sets one.
     """
 
-    model_config = pydantic.ConfigDict(frozen=True)
+    model_config = pydantic.ConfigDict(frozen=True, extra="forbid")
 
     data: T
-    event: str = "message"
+    event: str
     id: str | None = None
-    retry: int | None = None
+    retry: int | None = pydantic.Field(default=None, ge=0)
 
     @pydantic.model_serializer(mode="wrap")
     def _present(self, handler: pydantic.SerializerFunctionWrapHandler) -> Any:
-        """As JSON, an event leaves out the ``id`` and ``retry`` it does not have."""
+        """As JSON, an event leaves out the ``id`` and ``retry`` it was not given."""
         out = handler(self)
         if isinstance(out, dict):
-            return {k: v for k, v in out.items() if v is not None or k not in ("id", "retry")}
+            unset = {"id", "retry"} - self.model_fields_set
+            return {k: v for k, v in out.items() if not (k in unset and v is None)}
         return out
 
 
