@@ -245,10 +245,13 @@ class Binding:
     Attributes:
         method: the method's attribute name on the plugin class.
         arguments: view parameter name → Python argument name, where they differ.
+        features: how the call pages or streams, as recognised from the spec
+            (``{"pagination": {...}}``, ``{"stream": {...}}``; view parameter names).
     """
 
     method: str
     arguments: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    features: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
 
 def dump_views(
@@ -279,6 +282,7 @@ def dump_views(
         entry: dict[str, Any] = {"view": data, "method": binding.method}
         if binding.arguments:
             entry["arguments"] = dict(binding.arguments)
+        entry.update(binding.features)
         functions.append(entry)
     document = {
         "format": VIEWS_FORMAT,
@@ -318,6 +322,10 @@ def _plain(value: Any) -> Any:
     raise TypeError(type(value).__name__)
 
 
+_FEATURES = ("pagination", "stream")
+"""What a views file records per function besides its view and binding."""
+
+
 def load_views(text: str | bytes) -> tuple[list[FunctionView], list[Binding]]:
     """Read :func:`dump_views` output: the views (no native types yet) and their bindings.
 
@@ -343,7 +351,8 @@ def load_views(text: str | bytes) -> tuple[list[FunctionView], list[Binding]]:
                 pairs = [(n, n) if isinstance(n, str) else n for n in schema["$defs"]]
                 schema["$defs"] = FrozenDict({n: frozen[key] for n, key in pairs})
         views.append(FunctionView.from_dict(data))
-        bindings.append(Binding(entry["method"], entry.get("arguments") or {}))
+        features = {k: entry[k] for k in _FEATURES if k in entry}
+        bindings.append(Binding(entry["method"], entry.get("arguments") or {}, features))
     return views, bindings
 
 
@@ -420,7 +429,10 @@ def _typed(view: FunctionView, binding: Binding, owner: type) -> _Typed:
             absent.add(p.name)
     ret: ReturnParameterView = view.return_parameter
     if ret.schema is not None and "return" in hints:
-        ret = dataclasses.replace(ret, native_type=hints["return"])
+        native = hints["return"]
+        if ret.is_streaming and typing.get_args(native):  # AsyncIterator[T]: its items are T
+            native = typing.get_args(native)[0]
+        ret = dataclasses.replace(ret, native_type=native)
     typed = dataclasses.replace(view, parameters=tuple(params), return_parameter=ret)
     return _Typed(typed, binding, frozenset(absent))
 

@@ -26,6 +26,7 @@ from sktypes.openapi import OpenApiPlugin, load_openapi
 from sktypes.openapi._naming import package_identifier
 from sktypes.openapi._verdicts import Verdict
 from sktypes_codegen._compile import compile_modules
+from sktypes_codegen._iterators import describe_features, features
 from sktypes_codegen._link import GenerationOptions, relative_to_package, write_link
 from sktypes_codegen._modules import models_module, plugin_module
 from sktypes_codegen._naming import identifier
@@ -106,7 +107,7 @@ def render_plugin(
         rendered = render_loaded(
             plugin, path, name=name, sync=sync, split=split, validated=validate
         )
-    return RenderedPlugin(*rendered, rendered.warnings, plugin.validation)
+    return RenderedPlugin(*rendered, rendered.warnings, plugin.validation, rendered.features)
 
 
 class GenerationWarning(UserWarning):
@@ -140,6 +141,9 @@ class RenderedPlugin(tuple[str, dict[str, str]]):
     warnings: tuple[GenerationWarning, ...]
     validation: Verdict | None
     """openapi-spec-validator's verdict on the spec (recorded in the link record)."""
+    features: tuple[tuple[str, str], ...]
+    """``(operation, what)`` for each operation that pages or streams, and how (what
+    ``sktypes generate -v`` prints)."""
 
     def __new__(
         cls,
@@ -147,10 +151,12 @@ class RenderedPlugin(tuple[str, dict[str, str]]):
         files: dict[str, str],
         warnings: Iterable[GenerationWarning] = (),
         validation: Verdict | None = None,
+        features: Iterable[tuple[str, str]] = (),
     ) -> RenderedPlugin:
         made = super().__new__(cls, (package, files))
         made.warnings = tuple(warnings)
         made.validation = validation
+        made.features = tuple(features)
         return made
 
     @property
@@ -220,11 +226,15 @@ def render_loaded(
         files["models.py"] = models_module(ctx, ctx.classes, header, aliases=ctx.aliases)
         files["plugin.py"] = plugin_module(ctx, header, sync=sync)
     files["py.typed"] = ""
-    bindings = [Binding(op.method_name, op.arguments) for op in ctx.operations]
+    bindings = [
+        Binding(op.method_name, op.arguments, features(plugin.operation(op.name)))
+        for op in ctx.operations
+    ]
     pretty = len(plugin.views) <= _PRETTY_LIMIT
     files[VIEWS_FILE] = dump_views(plugin.name, plugin.views, bindings, indent=pretty)
     compile_modules(package, files, str(spec))
-    return RenderedPlugin(package, files, _warnings(plugin, spec, ctx))
+    notes = [(op.name, note) for op in plugin.operations for note in describe_features(op)]
+    return RenderedPlugin(package, files, _warnings(plugin, spec, ctx), features=notes)
 
 
 def generate_plugin(

@@ -53,6 +53,21 @@ __all__ = ["serve"]
     show_default=True,
     help="A result that breaks its output schema: returned with a warning, or an error.",
 )
+@click.option(
+    "--max-stream-items",
+    default=1000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="A streamed operation's result holds at most this many items (then it is cut, "
+    "with a note).",
+)
+@click.option(
+    "--max-stream-bytes",
+    default=1_000_000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="... and at most this many bytes of JSON.",
+)
 @no_validate_option
 @strict_option
 @click.option("--verbose", "-v", is_flag=True, help="Log each call (tool, duration, status).")
@@ -68,6 +83,8 @@ def serve(
     implementations: tuple[str, ...],
     name: str | None,
     drift: str,
+    max_stream_items: int,
+    max_stream_bytes: int,
     no_validate: bool,
     strict: bool,
     verbose: bool,
@@ -93,6 +110,8 @@ def serve(
                 implementations=implementations,
                 drift="error" if drift == "error" else "warn",
                 trace=verbose,
+                stream_items=max_stream_items,
+                stream_bytes=max_stream_bytes,
                 validate=not no_validate,
                 strict=strict,
             )

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from sktypes.jsondoc import JsonDocument
+from sktypes.remote._pages import Pagination
+from sktypes.remote._streams import Stream
 from sktypes.views import FunctionView
 
 if TYPE_CHECKING:
@@ -135,6 +137,13 @@ class Operation:
         security: the effective security requirements (operation-level or spec-level).
         tags: the spec's tags.
         deprecated: the spec marks the operation deprecated.
+        pagination: how its pages chain, when it is paginated (declared by an extension
+            or recognised: see ``docs/remote-client.md``); ``None`` otherwise.
+        stream: how its answer streams (server-sent events, JSON lines, JSON text
+            sequences), when it does; its view then returns the items
+            (``is_streaming``; ``response_schema`` is the schema of one item).
+        item_schema: paginated and streamed operations: the schema of one item,
+            self-contained like ``response_schema``.
     """
 
     name: str
@@ -153,6 +162,9 @@ class Operation:
     security: tuple[Mapping[str, tuple[str, ...]], ...] = ()
     tags: tuple[str, ...] = ()
     deprecated: bool = False
+    pagination: Pagination | None = None
+    stream: Stream | None = None
+    item_schema: JsonDocument | None = None
 
     def parameter(self, argument: str) -> OperationParameter:
         """Return the parameter whose view argument is ``argument`` (``KeyError`` if none)."""

@@ -38,8 +38,9 @@ from sktypes.auth import SecurityCredentials, apply_credentials
 from sktypes.cli._targets import TargetError, load_module, load_object
 from sktypes.content._codec import to_plain_json
 from sktypes.errors import HydrationError, KernelError, SktypesError
+from sktypes.integrations.mcp._remote import collected, paged
 from sktypes.integrations.mcp._schemas import binary_media_type
-from sktypes.integrations.mcp._tools import Binary, Served
+from sktypes.integrations.mcp._tools import Binary, Noted, Served
 from sktypes.introspect import kernel_function_info
 from sktypes.kernel import Kernel, KernelFunction
 from sktypes.kernel._prepare import prepare_arguments
@@ -71,6 +72,8 @@ class LoadOptions:
             environment.
         env: where credentials are read from (``os.environ`` by default).
         owns_client: the client was made for the server (its auth may be set).
+        stream_items: a streamed result holds at most this many items (then it is cut).
+        stream_bytes: ... and at most this many bytes of JSON.
         validate: validate OpenAPI documents (``load_openapi``'s ``validate``).
         strict: a validation problem is an error; ``False``: a warning with its pointer.
         warnings: filled with what was skipped or cannot be expressed.
@@ -84,6 +87,8 @@ class LoadOptions:
     credentials: Mapping[str, str] | None = None
     env: Mapping[str, str] | None = None
     owns_client: bool = True
+    stream_items: int = 1000
+    stream_bytes: int = 1_000_000
     validate: bool = True
     strict: bool = True
     warnings: list[str] = field(default_factory=list)
@@ -222,16 +227,21 @@ def _kernel_functions(
     """Kernel functions to serve; with invocation filters, each call goes through them."""
     if kernel.filters:
         return [
-            _Item(Served(fn.view, None, _through(kernel, fn)), _names(fn.view)) for fn in functions
+            _Item(Served(fn.view, None, _through(kernel, fn, options)), _names(fn.view))
+            for fn in functions
         ]
     return [
-        _Item(Served(fn.view, _preparer(fn), _executor(fn)), _names(fn.view)) for fn in functions
+        _Item(Served(fn.view, _preparer(fn), _executor(fn, options)), _names(fn.view))
+        for fn in functions
     ]
 
 
-def _through(kernel: Kernel, fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
+def _through(
+    kernel: Kernel, fn: KernelFunction, options: LoadOptions
+) -> Callable[[dict[str, Any]], Any]:
     async def execute(arguments: dict[str, Any]) -> Any:
-        return _plain(fn, await _collected((await kernel.invoke(fn, arguments)).value))
+        value = (await kernel.invoke(fn, arguments)).value
+        return _plain(fn, await collected(value, options))
 
     return execute
 
@@ -243,27 +253,22 @@ def _preparer(fn: KernelFunction) -> Callable[[dict[str, Any]], dict[str, Any]]:
     return prepare
 
 
-def _executor(fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
+def _executor(fn: KernelFunction, options: LoadOptions) -> Callable[[dict[str, Any]], Any]:
     async def execute(arguments: dict[str, Any]) -> Any:
-        return _plain(fn, await _collected(await fn.call(arguments)))
+        return _plain(fn, await collected(await fn.call(arguments), options))
 
     return execute
 
 
 def _plain(fn: KernelFunction, value: Any) -> Any:
     """A function's result as JSON, or as :class:`Binary` when it is bytes."""
+    if isinstance(value, Noted):
+        return value
     if isinstance(value, (bytes, bytearray, memoryview)):
         schema = fn.view.return_parameter.schema
         media = binary_media_type(schema) if schema is not None else None
         return Binary(bytes(value), media or "application/octet-stream")
     return to_plain_json(value)
-
-
-async def _collected(value: Any) -> Any:
-    """A streaming function's items as a list (its tool returns them all at once)."""
-    if isinstance(value, AsyncIterator):
-        return [item async for item in value]
-    return value
 
 
 # --- tool lists with implementations ------------------------------------------------
@@ -317,7 +322,10 @@ def _document_items(path: Path, options: LoadOptions, select_here: bool) -> list
                 file=str(path),
             )
         out.append(
-            _Item(Served(view, _contract_preparer(view, impl), _executor(impl)), _names(view))
+            _Item(
+                Served(view, _contract_preparer(view, impl), _executor(impl, options)),
+                _names(view),
+            )
         )
     return out
 
@@ -371,7 +379,7 @@ def _openapi(plugin: OpenApiPlugin, options: LoadOptions) -> list[_Item]:
         served = Served(
             fn.view,
             _preparer(fn),
-            _json_call(fn, operation.response_content_type),
+            _json_call(fn, operation.response_content_type, options, operation),
             operation.method,
             operation.response_content_type,
         )
@@ -405,7 +413,12 @@ def _no_url(plugin: OpenApiPlugin, operation: Operation, url: str) -> Callable[[
     return fail
 
 
-def _json_call(fn: KernelFunction, declared: str | None) -> Callable[[dict[str, Any]], Any]:
+def _json_call(
+    fn: KernelFunction,
+    declared: str | None,
+    options: LoadOptions,
+    operation: Operation | None = None,
+) -> Callable[[dict[str, Any]], Any]:
     """The operation's call: its value is the response's JSON, text, or bytes.
 
     Bytes are :class:`Binary` of the response's media type (``declared``, the spec's, if
@@ -416,9 +429,11 @@ def _json_call(fn: KernelFunction, declared: str | None) -> Callable[[dict[str, 
         seen: list[httpx.Response] = []
         token = _RESPONSES.set(seen)
         try:
-            value = await fn.call(arguments)
+            value = await collected(await fn.call(arguments), options)
         finally:
             _RESPONSES.reset(token)
+        if operation is not None:
+            value = paged(operation, arguments, seen, value)
         if isinstance(value, bytes):
             media = _media_type(seen[-1]) if seen else ""
             if not media and declared and "*" not in declared:
@@ -485,7 +500,9 @@ def _generated(module: types.ModuleType, cls: type[ApiClient], options: LoadOpti
     spec = _recorded_spec(module, options)
     if spec is None:
         return [
-            _Item(Served(fn.view, _preparer(fn), _response_call(fn)), _names(fn.view))
+            _Item(
+                Served(fn.view, _preparer(fn), _response_call(fn, None, options)), _names(fn.view)
+            )
             for fn in functions
         ]
     credentials = _credentials(spec, options)
@@ -510,13 +527,14 @@ def _generated(module: types.ModuleType, cls: type[ApiClient], options: LoadOpti
                 f"{module.__name__}: {fn.name} does not match its operation in {spec.source}; "
                 "served as the package declares it"
             )
-            out.append(_Item(Served(fn.view, _preparer(fn), _response_call(fn)), _names(fn.view)))
+            served = Served(fn.view, _preparer(fn), _response_call(fn, None, options))
+            out.append(_Item(served, _names(fn.view)))
             continue
         contract = dataclasses.replace(view, plugin_name=name)
         served = Served(
             contract,
             _contract_preparer(contract, fn),
-            _response_call(fn, (credentials, operation)),
+            _response_call(fn, (credentials, operation), options),
             operation.method,
             operation.response_content_type,
         )
@@ -555,7 +573,9 @@ def _recorded_spec(module: types.ModuleType, options: LoadOptions) -> OpenApiPlu
 
 
 def _response_call(
-    fn: KernelFunction, security: tuple[SecurityCredentials, Operation] | None = None
+    fn: KernelFunction,
+    security: tuple[SecurityCredentials, Operation] | None,
+    options: LoadOptions,
 ) -> Callable[[dict[str, Any]], Any]:
     """A generated method's call whose value is the response body as the API sent it.
 
@@ -572,6 +592,8 @@ def _response_call(
         secured = _SECURITY.set(security)
         try:
             value = await fn.call(arguments)
+            if isinstance(value, AsyncIterator):  # a streamed operation: its items
+                return _plain(fn, await collected(value, options))
         except HydrationError:
             if not seen or not seen[-1].is_success:
                 raise
@@ -580,7 +602,8 @@ def _response_call(
             _SECURITY.reset(secured)
             _RESPONSES.reset(token)
         if seen and seen[-1].is_success:
-            return _body(seen[-1])
+            body = _body(seen[-1])
+            return paged(security[1], arguments, seen, body) if security else body
         return _plain(fn, value)
 
     return execute

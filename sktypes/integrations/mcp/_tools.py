@@ -12,6 +12,11 @@ function and returns its result as JSON. :class:`ToolSet` turns them into tools 
   is, except when it admits ``null``: an absent ``structuredContent`` and a null one are the
   same on the wire, so such a result stays wrapped (``{"result": null}``);
 - results come as ``structuredContent`` plus a text block with the same value;
+- a streamed result (an async iterator: a streamed operation's items) is one result, the
+  list of its items, read up to the server's bound (items and bytes); a result cut there
+  has a note saying so and ``_meta["sktypes/truncated"]`` (a :class:`Noted` result);
+- a paginated operation answers one page per call; when another page follows, the result
+  has a note with the arguments that get it (``_meta["sktypes/next-page"]``);
 - bytes (an image, a PDF: a :class:`Binary` result) come as a content block of their media
   type (image, audio, or an embedded blob) instead of the text block; a result declared as
   bytes (``format: binary``) has the output schema of its base64 text
@@ -60,6 +65,8 @@ __all__ = [
     "DRIFT_META",
     "MODERN_VERSION",
     "WRAPPED_META",
+    "NEXT_PAGE_META",
+    "TRUNCATED_META",
     "Binary",
     "DriftMode",
     "Served",
@@ -73,6 +80,10 @@ WRAPPED_META = "sktypes/result-wrapped"
 """Tool ``_meta`` key: the result is wrapped as ``{"result": …}`` (as in the ``mcp`` manual)."""
 DRIFT_META = "sktypes/drift"
 """Result ``_meta`` key: the problems of a result that breaks its output schema."""
+TRUNCATED_META = "sktypes/truncated"
+"""Result ``_meta`` key: a streamed result was cut at the server's bound (why, in words)."""
+NEXT_PAGE_META = "sktypes/next-page"
+"""Result ``_meta`` key: the arguments that get the next page of a paginated operation."""
 MODERN_VERSION = "2026-07-28"
 """The first protocol version whose results may be any JSON value."""
 
@@ -109,6 +120,19 @@ class Binary:
             uri=f"sktypes://result/{tool}", mime_type=self.media_type, blob=self.base64
         )
         return types.EmbeddedResource(resource=blob)
+
+
+@dataclass(frozen=True, slots=True)
+class Noted:
+    """A result with a note the model reads (a text block after it) and ``_meta`` entries.
+
+    A streamed result cut at the server's bound (the items read, and why it stopped); a
+    page of a paginated operation (the arguments of the next page).
+    """
+
+    value: Any
+    note: str
+    meta: Mapping[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,6 +339,13 @@ class ToolSet:
             log.exception("%s raised %s", entry.name, type(exc).__name__)
             return _error(f"{entry.name} failed: {type(exc).__name__}: {exc}"), "error"
         modern = _modern(protocol_version)
+        if isinstance(value, Noted):  # the value, and a note the model sees
+            result, status = self._result(entry, value.value, modern)
+            note = types.TextContent(text=f"note: {value.note}")
+            meta = {**(result.meta or {}), **value.meta}
+            return result.model_copy(
+                update={"content": [*result.content, note], "meta": meta}
+            ), status
         if isinstance(value, Binary):
             return self._binary(entry, value, modern)
         if entry.binary is not None and value is not None:
