@@ -354,6 +354,9 @@ async def _call(
         evidence = misreading(operation, raw, raw_op, args, verdict.request)
         if evidence is not None:
             return Failure(name, "accepted", _one_line(f"HTTP {status}: {evidence}"), True)
+        if any(r.startswith("header.accept:") for r in verdict.request):
+            # issue 24's runtime item: no Accept header from the declared media types
+            said = f"no Accept from the declared media types (runtime: Accept): {said}"
         return Failure(name, "accepted", _one_line(f"HTTP {status}: {said}"))
     unanswerable = (verdict.server_error or "").startswith("NO_RESPONSE_RESPONSE_DEFINED")
     if verdict.server_error and not (unanswerable and operation.success_status is None):
