@@ -281,3 +281,36 @@ def test_every_model_is_complete_at_import(tmp_path: Path, split: bool) -> None:
     plugin = plugin_cls(sync_client=client)
     events = plugin.list_events_sync()
     assert events[0].payload.release.assets[0].uploader.login == "o"
+
+
+def test_a_model_named_like_a_builtin_does_not_resolve_to_the_builtin(tmp_path: Path) -> None:
+    # Plaid's AssetReportGetResponse names its schema `Warning`, defined below it: the class
+    # statement resolved `list[Warning]` to Python's builtin Warning, and the model could not
+    # be built (PydanticSchemaGenerationError at import once the module rebuilds its models)
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "Reports", "version": "1"},
+        "paths": {
+            "/report": {"get": _op("getReport", None, _ref("Report"))},
+        },
+        "components": {
+            "schemas": {
+                "Report": {
+                    "type": "object",
+                    "properties": {"warnings": {"type": "array", "items": _ref("Warning")}},
+                },
+                "Warning": {"type": "object", "properties": {"code": {"type": "string"}}},
+            }
+        },
+    }
+    path = tmp_path / "reports.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    generate_plugin(path, tmp_path / "out", name="reports_pkg")
+    sys.path.insert(0, str(tmp_path / "out"))
+    try:
+        models = importlib.import_module("reports_pkg.models")
+    finally:
+        sys.path.remove(str(tmp_path / "out"))
+    report = models.Report.model_validate({"warnings": [{"code": "late"}]})
+    assert report.warnings[0].code == "late"
+    assert not issubclass(type(report.warnings[0]), BaseException)
