@@ -28,6 +28,7 @@ Mapping (pydantic style; ``docs/generate.md`` has the full table):
 from __future__ import annotations
 
 import keyword
+import math
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
@@ -466,6 +467,8 @@ class TypeBuilder:
                 ("multiple_of", node.multiple_of),
             ):
                 if value is not None:
+                    if isinstance(node, IntegerNode) and base == Name("int"):
+                        key, value = _integer_bound(key, value)
                     kwargs.append((key, Value(value)))
         metadata = [Call(_FIELD, kwargs=tuple(kwargs))] if kwargs else []
         return annotated(base, [*metadata, *extra])
@@ -724,6 +727,22 @@ class TypeBuilder:
         inside = keyword_ in _KEYWORDS  # the pointer names the keyword itself
         pointer = f"{node.pointer}/{keyword_}" if inside else node.pointer
         self.warnings.append(Unexpressed(pointer, keyword_))
+
+
+def _integer_bound(key: str, value: Any) -> tuple[str, Any]:
+    """An integer's bound as an ``int`` (pydantic refuses a float bound on an ``int``).
+
+    JSON gives ``maximum: 18446744073709552000`` as a float (Cohere's ``seed``); an integral
+    float is that integer, exactly. A fractional bound is the nearest integer that admits
+    the same integers (``minimum: 0.5`` is ``ge=1``, ``exclusiveMaximum: 9.5`` is ``le=9``).
+    """
+    if not isinstance(value, float) or key == "multiple_of" or not math.isfinite(value):
+        return key, value
+    if value.is_integer():
+        return key, int(value)
+    if key in ("ge", "gt"):
+        return "ge", math.ceil(value)
+    return "le", math.floor(value)
 
 
 def _worth_a_name(annotation: Expr) -> bool:
