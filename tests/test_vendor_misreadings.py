@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import sktypes as sk
-from tests.vendor.misreadings import misreading
+from tests.vendor.misreadings import misreading, spec_fault
 from tests.vendor.run import _raw_operation
 
 ONE_OF = "path.id: Request path parameter id must match exactly one schema in oneOf"
@@ -78,3 +78,21 @@ def test_a_swagger2_body_without_consumes_refused_by_prism_is_prisms(tmp_path: P
     spec = _swagger(["application/xml"])
     operation, raw = _load(tmp_path, spec, "createUser")
     assert misreading(operation, spec, raw, {"body": {}}, [NO_TYPES]) is None
+
+
+def test_a_path_key_with_a_query_string_is_the_specs_fault(tmp_path: Path) -> None:
+    # Anthropic's beta operations: /v1/files?beta=true (85 operations Prism routes nowhere)
+    spec = {
+        "openapi": "3.1.0",
+        "info": {"title": "T", "version": "1"},
+        "paths": {
+            "/v1/files?beta=true": {
+                "get": {"operationId": "listFiles", "responses": {"204": {"description": "ok"}}}
+            }
+        },
+    }
+    operation, _ = _load(tmp_path, spec, "listFiles")
+    refusal = "NO_PATH_MATCHED_ERROR: The route /v1/files hasn't been found"
+    evidence = spec_fault(operation, [refusal])
+    assert evidence is not None and "holds a query string" in evidence
+    assert spec_fault(operation, ["query.x: must be integer"]) is None

@@ -37,6 +37,7 @@ from hypothesis.errors import Unsatisfiable as HypothesisUnsatisfiable
 import sktypes as sk
 from sktypes.openapi import Operation
 from tests.instances import instances
+from tests.roundtrip import oracle
 
 __all__ = ["Unsatisfiable", "arguments", "operation_examples", "within_limits"]
 
@@ -313,7 +314,13 @@ def arguments(
         ValueError: no candidate validates (the message says why).
     """
     schema = view.parameters_schema
-    validator = _validator(schema)
+    validator, as_generated = _validator(schema), oracle(schema)
+
+    def valid(value: Any) -> bool:
+        """Valid for the view, and as the generated types read it (docs/generate.md: a
+        schema without ``type`` is the type its keywords belong to)."""
+        return bool(validator.is_valid(value) and as_generated.is_valid(value))
+
     built = _Builder(schema, seed).value(schema, top=True)
     plain = _Builder(schema, seed, examples=False).value(schema, top=True)
     if isinstance(built, dict):
@@ -322,9 +329,11 @@ def arguments(
         # the spec's examples may break its own schema: then the plainest values
         candidates += [built, _jsonable(plain)] if isinstance(plain, dict) else [built]
         for candidate in candidates:
-            if validator.is_valid(candidate) and within_limits(operation, candidate, raw):
+            if valid(candidate) and within_limits(operation, candidate, raw):
                 return "examples", candidate
-    strategy = instances(schema).filter(lambda a: within_limits(operation, a, raw))
+    strategy = instances(schema).filter(
+        lambda a: within_limits(operation, a, raw) and as_generated.is_valid(a)
+    )
     try:
         drawn = find(
             strategy,

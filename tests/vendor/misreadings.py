@@ -26,7 +26,7 @@ import jsonschema
 
 from sktypes.openapi import Operation
 
-__all__ = ["misreading"]
+__all__ = ["misreading", "spec_fault"]
 
 _ONE_OF = re.compile(
     r"^(path|query|header|cookie)\.(.+?): Request \w+ parameter .+ must match exactly one "
@@ -96,4 +96,21 @@ def _no_consumes(
         "Prism refuses every body of a Swagger 2.0 operation that declares no consumes: the "
         "operation has an `in: body` parameter, and Swagger 2.0 gives consumes no default "
         "(optional on the Swagger and Operation objects); Prism says: " + _NO_CONTENT_TYPES
+    )
+
+
+def spec_fault(operation: Operation, refusals: list[str]) -> str | None:
+    """The evidence that Prism's refusal comes from the spec breaking OpenAPI, else ``None``.
+
+    A path key holding a query string (Anthropic's ``/v1/files?beta=true``): the Paths
+    Object's keys are relative paths, templated, with no query; the client sends the path
+    and the query as written, and Prism matches the path ``/v1/files`` against no key.
+    """
+    if "?" not in operation.path:
+        return None
+    if not refusals or not all("NO_PATH_MATCHED_ERROR" in r for r in refusals):
+        return None
+    return (
+        f"the spec's path key {operation.path!r} holds a query string, which OpenAPI path "
+        "keys do not (a relative path); Prism matches the path alone against no key"
     )

@@ -44,7 +44,7 @@ import sktypes as sk
 from sktypes.openapi import Operation
 from tests.instances import same_json
 from tests.vendor.arguments import Unsatisfiable, arguments, operation_examples
-from tests.vendor.misreadings import misreading
+from tests.vendor.misreadings import misreading, spec_fault
 from tests.vendor.prism import Prism, prism, violations
 
 __all__ = ["Failure", "ModeResult", "SpecResult", "run_spec"]
@@ -354,6 +354,9 @@ async def _call(
         evidence = misreading(operation, raw, raw_op, args, verdict.request)
         if evidence is not None:
             return Failure(name, "accepted", _one_line(f"HTTP {status}: {evidence}"), True)
+        evidence = spec_fault(operation, verdict.request)
+        if evidence is not None:
+            return Failure(name, "accepted", _one_line(f"HTTP {status}: {evidence}"), spec=True)
         if any(r.startswith("header.accept:") for r in verdict.request):
             # issue 24's runtime item: no Accept header from the declared media types
             said = f"no Accept from the declared media types (runtime: Accept): {said}"
