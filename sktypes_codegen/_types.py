@@ -265,6 +265,20 @@ class _Job:
     name: str
 
 
+IMPORTED_NAMES = frozenset(
+    {
+        # pydantic, typing and sktypes names generated modules import: a class with one of
+        # these names would replace it for the rest of the module (Cohere's `BaseModel`)
+        *("BaseModel", "ConfigDict", "Field", "Tag", "TypeAdapter"),
+        *("Annotated", "Any", "Literal", "NotRequired", "Required", "Protocol", "TypedDict"),
+        *("TypeAlias", "TypeAliasType", "AsyncIterator", "Iterator"),
+        *("MISSING", "PackageViews", "ApiClient", "ApiError", "Credential", "Request"),
+        *("Pagination", "ServerSentEvent", "Stream", "Base64", "Base64Bytes", "AnyUrl"),
+    }
+)
+"""Names a generated class never takes."""
+
+
 class TypeBuilder:
     """Turns schema nodes into annotations, collecting the classes and imports they need.
 
@@ -280,7 +294,7 @@ class TypeBuilder:
         self.classes: dict[str, ClassDef] = {}
         self.aliases: dict[str, AliasDef] = {}
         self.warnings: list[Unexpressed] = []
-        self._names = Namespace(taken or set())
+        self._names = Namespace((taken or set()) | IMPORTED_NAMES)
         self._by_def: dict[object, Expr] = {}
         self._class_names: set[str] = set()
         self._inline: dict[Node, str] = {}

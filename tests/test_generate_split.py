@@ -314,3 +314,36 @@ def test_a_model_named_like_a_builtin_does_not_resolve_to_the_builtin(tmp_path: 
     report = models.Report.model_validate({"warnings": [{"code": "late"}]})
     assert report.warnings[0].code == "late"
     assert not issubclass(type(report.warnings[0]), BaseException)
+
+
+@pytest.mark.parametrize("schema_name", ["BaseModel", "ConfigDict", "Field", "Any", "MISSING"])
+def test_a_model_never_takes_a_name_the_module_imports(tmp_path: Path, schema_name: str) -> None:
+    # Cohere's fine-tuning schema `BaseModel`: `class BaseModel(BaseModel)` replaced pydantic's
+    # BaseModel for every model defined below it (they inherited its fields); mypy: no-redef
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "Tunes", "version": "1"},
+        "paths": {"/t": {"get": _op("getTune", None, _ref("Tune"))}},
+        "components": {
+            "schemas": {
+                "Tune": {
+                    "type": "object",
+                    "properties": {"base": _ref(schema_name), "after": _ref("After")},
+                },
+                schema_name: {"type": "object", "properties": {"name": {"type": "string"}}},
+                "After": {"type": "object", "properties": {"n": {"type": "integer"}}},
+            }
+        },
+    }
+    path = tmp_path / "tunes.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    package = f"tunes_{schema_name.lower()}"
+    generate_plugin(path, tmp_path / "out", name=package)
+    sys.path.insert(0, str(tmp_path / "out"))
+    try:
+        models = importlib.import_module(f"{package}.models")
+    finally:
+        sys.path.remove(str(tmp_path / "out"))
+    assert set(models.After.model_fields) == {"n"}
+    tune = models.Tune.model_validate({"base": {"name": "x"}, "after": {"n": 1}})
+    assert tune.base.name == "x"
