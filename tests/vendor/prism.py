@@ -99,8 +99,11 @@ def prism(spec: Path, *, dynamic: bool, seed: int = 1, timeout: float = 300.0) -
                     process.wait()
             if "EADDRINUSE" not in log.read_text(errors="replace"):
                 break
-        tail = log.read_text(errors="replace").strip().splitlines()[-5:]
-        raise RuntimeError(f"prism did not start on {spec}: " + " | ".join(tail))
+        lines = log.read_text(errors="replace").strip().splitlines()
+        fatal = [line.split("fatal", 1)[1].strip() for line in lines if "✖  fatal" in line]
+        said = fatal[:1] or lines[-5:]  # Prism's own fatal line, else its last words
+        text = " | ".join(said).replace(f"{ROOT}/", "")
+        raise RuntimeError(f"prism did not start on {spec.name}: {text}")
 
 
 def _wait(process: subprocess.Popen[bytes], log: Path, timeout: float) -> bool:
