@@ -721,6 +721,7 @@ class TypeBuilder:
         if len({t for t, _ in tags}) != len(tags):
             return None
         mapping = {value: ref.name for value, ref in node.discriminator.mapping if ref.name}
+        mapping.update(_sole_values(node.discriminator.property_name, options, model, mapping))
         args: list[Expr] = [Value(node.discriminator.property_name)]
         if any(value != target for value, target in mapping.items()):
             args.append(Value(mapping))
@@ -741,6 +742,43 @@ class TypeBuilder:
         inside = keyword_ in _KEYWORDS  # the pointer names the keyword itself
         pointer = f"{node.pointer}/{keyword_}" if inside else node.pointer
         self.warnings.append(Unexpressed(pointer, keyword_))
+
+
+def _sole_values(
+    member: str, options: list[Node], model: SchemaModel, mapping: dict[str, str]
+) -> dict[str, str]:
+    """Values that name options besides ``mapping``: the one value an option allows ``member``.
+
+    OpenAI discriminates by ``object`` without a mapping, each option saying
+    ``object: {enum: [organization.usage.completions.result]}``: that value names it (no
+    other option allows it, and it is neither mapped nor a definition's name).
+    """
+    names = {o.name for o in options if isinstance(o, RefNode) and o.name}
+    owners: dict[str, list[str]] = {}
+    for option in options:
+        if not isinstance(option, RefNode) or option.name is None:
+            continue
+        target = model.resolve(option)
+        if not isinstance(target, ObjectNode):
+            continue
+        prop = next((p for p in target.properties if p.name == member), None)
+        value = _sole_value(prop.node, model) if prop is not None else None
+        if isinstance(value, str):
+            owners.setdefault(value, []).append(option.name)
+    return {
+        value: found[0]
+        for value, found in owners.items()
+        if len(found) == 1 and value not in mapping and value not in names
+    }
+
+
+def _sole_value(node: Node, model: SchemaModel) -> Any:
+    node = strip_null(model.resolve(node) if isinstance(node, RefNode) else node)[0]
+    if isinstance(node, ConstNode):
+        return node.value
+    if isinstance(node, EnumNode) and len(node.values) == 1:
+        return node.values[0]
+    return None
 
 
 def _integer_bound(key: str, value: Any) -> tuple[str, Any]:

@@ -347,3 +347,65 @@ def test_a_model_never_takes_a_name_the_module_imports(tmp_path: Path, schema_na
     assert set(models.After.model_fields) == {"n"}
     tune = models.Tune.model_validate({"base": {"name": "x"}, "after": {"n": 1}})
     assert tune.base.name == "x"
+
+
+def test_an_option_allowing_one_discriminator_value_is_named_by_it(tmp_path: Path) -> None:
+    # OpenAI's usage results: oneOf [...] discriminated by `object` without a mapping, each
+    # option's `object` an enum of one value ("organization.usage.completions.result"): every
+    # real answer was refused ("Input tag ... does not match any of the expected tags")
+    def result(value: str, field: str) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "required": ["object", field],
+            "properties": {
+                "object": {"type": "string", "enum": [value]},
+                field: {"type": "integer"},
+            },
+        }
+
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "Usage", "version": "1"},
+        "paths": {
+            "/usage": {
+                "get": _op(
+                    "usage",
+                    None,
+                    {
+                        "type": "array",
+                        "items": {
+                            "oneOf": [_ref("Completions"), _ref("Embeddings")],
+                            "discriminator": {"propertyName": "object"},
+                        },
+                    },
+                )
+            }
+        },
+        "components": {
+            "schemas": {
+                "Completions": result("organization.usage.completions.result", "tokens"),
+                "Embeddings": result("organization.usage.embeddings.result", "inputs"),
+            }
+        },
+    }
+    path = tmp_path / "usage.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    generate_plugin(path, tmp_path / "out", name="usage_pkg", sync=True)
+    sys.path.insert(0, str(tmp_path / "out"))
+    try:
+        package = importlib.import_module("usage_pkg")
+    finally:
+        sys.path.remove(str(tmp_path / "out"))
+    answer = [
+        {"object": "organization.usage.embeddings.result", "inputs": 3},
+        {"object": "organization.usage.completions.result", "tokens": 5},
+    ]
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json=answer)
+
+    plugin = package.UsagePkgPlugin(
+        sync_client=httpx.Client(transport=httpx.MockTransport(handler))
+    )
+    got = plugin.usage_sync()
+    assert [type(r).__name__ for r in got] == ["Embeddings", "Completions"]
