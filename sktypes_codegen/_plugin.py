@@ -142,9 +142,14 @@ class PluginContext:
     note)`` each, ``file`` empty for the spec itself (see :class:`Unexpressed`)."""
 
 
-def plugin_context(plugin: OpenApiPlugin, description: str = "") -> PluginContext:
-    """Build the template context of ``plugin`` (deterministic: spec order throughout)."""
-    cls: str = class_name(plugin.name, prefix="Api")
+def plugin_context(
+    plugin: OpenApiPlugin, description: str = "", *, named_after: str | None = None
+) -> PluginContext:
+    """Build the template context of ``plugin`` (deterministic: spec order throughout).
+
+    ``named_after``: what the plugin class is named after (default: the plugin's name).
+    """
+    cls: str = class_name(named_after or plugin.name, prefix="Api")
     cls = cls if cls.endswith("Plugin") else f"{cls}Plugin"
     schemas = SchemaSet()
     handles = [

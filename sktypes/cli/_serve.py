@@ -40,7 +40,12 @@ __all__ = ["serve"]
     multiple=True,
     help="Module implementing the functions of a tool-list target. Repeatable.",
 )
-@click.option("--name", default=None, help="The server name clients see.")
+@click.option(
+    "--name",
+    default=None,
+    help="The server name clients see (default: the plugin's name; for a spec, a short form "
+    "of its title).",
+)
 @click.option(
     "--drift",
     type=click.Choice(["warn", "error"]),
