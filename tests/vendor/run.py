@@ -10,8 +10,9 @@ whose event hook keeps the raw answer. An operation is
 - **accepted** when Prism answers it with its success status (a 2xx, or the status the
   spec declares when it declares no 2xx) rather than a refusal;
 - **parsed** when that 2xx answer comes back as the typed result and, dumped back to JSON,
-  is the body Prism sent (:func:`tests.instances.same_json`: dates as instants, numbers as
-  numbers); a text or bytes result must be the body itself.
+  is the body Prism sent (:func:`tests.instances.same_json`: dates as instants, IPv6
+  addresses as addresses, numbers as numbers; a difference is reported at its JSON pointer);
+  a text or bytes result must be the body itself.
 
 Each failure keeps one line: the stage, the cause, and what Prism said (its violations).
 An answer Prism itself flags as breaking the spec (a 500 under ``--errors``, or violations
@@ -44,7 +45,7 @@ from referencing.exceptions import Unresolvable
 
 import sktypes as sk
 from sktypes.openapi import Operation
-from tests.instances import same_json
+from tests.instances import first_difference
 from tests.roundtrip import oracle
 from tests.vendor.arguments import Unsatisfiable, arguments, operation_examples
 from tests.vendor.misreadings import misreading, spec_fault
@@ -450,27 +451,18 @@ def _compare(
             return f"Prism sent invalid JSON as {ctype}"
         native_type = view.return_parameter.native_type
         if native_type is None or (result is None and sent_json is not None):
-            return (
-                None
-                if same_json(result, sent_json)
-                else f"sent {_short(sent_json)}, got {_short(result)}"
-            )
+            where = first_difference(sent_json, result)
+            return None if where is None else f"sent and got differ at {where}"
         try:
             dumped = TypeAdapter(native_type).dump_python(
                 result, mode="json", by_alias=True, exclude_unset=True
             )
         except Exception as exc:
             return f"result does not dump back: {type(exc).__name__}: {exc}"
-        if same_json(dumped, sent_json):
-            return None
-        return f"sent {_short(sent_json)}, dumped back {_short(dumped)}"
+        where = first_difference(sent_json, dumped)
+        return None if where is None else f"sent and dumped back differ at {where}"
     if isinstance(result, bytes):
         return None if result == body else f"bytes differ from the {ctype} body"
     if isinstance(result, str):
         return None if result == response.text else f"text differs from the {ctype} body"
     return f"a {ctype} body came back as {type(result).__name__}"
-
-
-def _short(value: Any) -> str:
-    text = json.dumps(value, default=str)
-    return text if len(text) <= 80 else text[:79] + "…"
