@@ -8,9 +8,10 @@ its converted root plus the ``$defs`` its refs reach. Recursive schemas therefor
 The walk is structural (it knows which keywords hold schemas), so a *property* called
 ``$ref`` is a property. Conversions: ``nullable``/``x-nullable`` → a ``"null"`` type (or
 ``anyOf`` with ``null``; in 3.1, which has no ``nullable``, with a warning naming the
-place), boolean ``exclusiveMinimum``/``Maximum`` → numbers, ``example`` → ``examples``,
-2.0 ``type: file`` → binary string, tuple ``items`` → ``prefixItems``; in 2.0 and 3.0 the
-siblings of a ``$ref`` are ignored except annotations (as those versions say).
+place; :mod:`sktypes.openapi._nulls`), boolean ``exclusiveMinimum``/``Maximum`` → numbers,
+``example`` → ``examples``, 2.0 ``type: file`` → binary string, tuple ``items`` →
+``prefixItems``; in 2.0 and 3.0 the siblings of a ``$ref`` are ignored except annotations
+(as those versions say).
 Keyword values the 2020-12 meta-schema would reject (``required: true`` on a property, an
 invalid ``pattern``) are dropped with a warning, so every result passes ``check_schema``.
 Request schemas drop ``readOnly`` properties, response schemas ``writeOnly`` ones.
@@ -27,6 +28,8 @@ from urllib.parse import unquote, urldefrag
 from sktypes import _pointer
 from sktypes.errors import SktypesError
 from sktypes.jsondoc import FrozenDict, JsonDocument, freeze
+from sktypes.openapi._nulls import ANNOTATIONS as _ANNOTATIONS
+from sktypes.openapi._nulls import null_members, nullable
 from sktypes.openapi._refs import Place, Refs
 
 __all__ = ["Mode", "SchemaConverter"]
@@ -71,13 +74,8 @@ _BOOL = frozenset({"uniqueItems", "readOnly", "writeOnly", "deprecated"})
 _TEXT = frozenset(
     {"title", "description", "format", "contentEncoding", "contentMediaType", "$comment"}
 )
-_ANNOTATIONS = frozenset(
-    {"description", "title", "default", "example", "examples", "readOnly", "writeOnly"}
-    | {"deprecated", "nullable", "x-nullable"}
-)
 _TYPES = frozenset({"string", "number", "integer", "boolean", "null", "object", "array"})
 _NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
-_NULL = FrozenDict({"type": "null"})
 _EMPTY = FrozenDict()
 
 
@@ -286,6 +284,7 @@ class SchemaConverter:
             return _EMPTY
         ref = node.get("$ref")
         out: dict[str, Any] = {}
+        lifted = False  # an allOf member's typeless nullable: the whole allOf or null
         if isinstance(ref, str):
             out["$ref"] = "#/$defs/" + self._ref(ref, place, mode, deps)
             if self._legacy:
@@ -299,6 +298,9 @@ class SchemaConverter:
             elif key in _LISTS:
                 if isinstance(value, list) and value:
                     sub = place.child(key)
+                    if key == "allOf":
+                        value = null_members(value, sub, self.warn, legacy=self._legacy)
+                        lifted = value is not node[key]
                     out[key] = tuple(
                         _as_object(self._convert(v, sub.child(i), mode, deps))
                         for i, v in enumerate(value)
@@ -326,10 +328,12 @@ class SchemaConverter:
         if "properties" in out:
             self._drop_by_mode(out, mode)
         flag = next((k for k in ("nullable", "x-nullable") if node.get(k) is True), None)
-        if flag is not None:
+        if lifted and flag is None:
+            out = nullable(out)
+        elif flag is not None:
             if not self._legacy:  # 3.1 has no nullable: honour it as meant, and say so
                 self.warn(f"{flag}: true is not OpenAPI 3.1; read as its type or null", place)
-            out = _nullable(out)
+            out = nullable(out)
         return FrozenDict(out)
 
     def _convert_map(
@@ -492,24 +496,3 @@ def _has_ref(value: Any) -> bool:
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _nullable(out: dict[str, Any]) -> dict[str, Any]:
-    """Make a converted schema also admit ``null`` (OpenAPI 3.0 ``nullable: true``)."""
-    t = out.get("type")
-    if isinstance(t, str):
-        out["type"] = (t, "null") if t != "null" else t
-    elif isinstance(t, tuple):
-        if "null" not in t:
-            out["type"] = (*t, "null")
-    elif all(k in _ANNOTATIONS or k.startswith("x-") for k in out):
-        return out  # admits anything already, null included
-    else:
-        annotations: dict[str, Any] = {
-            k: out.pop(k) for k in ("description", "title", "default") if k in out
-        }
-        return {"anyOf": (FrozenDict(out), _NULL), **annotations}
-    enum = out.get("enum")
-    if isinstance(enum, tuple) and None not in enum:
-        out["enum"] = (*enum, None)
-    return out
