@@ -26,7 +26,7 @@ from typing import Any, Literal
 from urllib.parse import unquote, urldefrag
 
 from sktypes import _pointer
-from sktypes.errors import SktypesError
+from sktypes.errors import OpenApiError, SktypesError
 from sktypes.jsondoc import FrozenDict, JsonDocument, freeze
 from sktypes.openapi._nulls import ANNOTATIONS as _ANNOTATIONS
 from sktypes.openapi._nulls import null_members, nullable
@@ -75,6 +75,7 @@ _TEXT = frozenset(
     {"title", "description", "format", "contentEncoding", "contentMediaType", "$comment"}
 )
 _TYPES = frozenset({"string", "number", "integer", "boolean", "null", "object", "array"})
+_COMPONENT_NAME = re.compile(r"[A-Za-z0-9._-]+")
 _NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 _EMPTY = FrozenDict()
 
@@ -321,6 +322,12 @@ class SchemaConverter:
                 out[key] = self._convert(value, place.child(key), mode, deps)
             elif key in _DROPPED:
                 continue
+            elif key == "discriminator" and isinstance(value, dict):
+                mapping = value.get("mapping")
+                if isinstance(mapping, dict):
+                    sub = place.child(key, "mapping")
+                    value = {**value, "mapping": self._mapping(mapping, sub, mode, deps)}
+                self._keyword(key, value, node, place, out)
             elif key in _FOREIGN:
                 self.warn(f"{key} is not a draft 2020-12 schema keyword; dropped", place.child(key))
             else:
@@ -335,6 +342,39 @@ class SchemaConverter:
                 self.warn(f"{flag}: true is not OpenAPI 3.1; read as its type or null", place)
             out = nullable(out)
         return FrozenDict(out)
+
+    def _mapping(
+        self, mapping: dict[str, Any], place: Place, mode: Mode, deps: set[str]
+    ) -> dict[str, Any]:
+        """A discriminator's mapping, its references resolved like any ``$ref``.
+
+        A value is a schema name (``Cat``: a schema of the root document's components, kept
+        for the schema model to find by name) or a reference, local (``#/components/...``)
+        or to another file (DigitalOcean's ``models/volume_action_post_attach.yml``),
+        relative to the document it is written in: it becomes ``#/$defs/<name>`` of the view
+        schema, as a ``$ref`` does. A reference that cannot be followed is dropped with a
+        warning saying why (the option's own name or tag still discriminates it).
+        """
+        out: dict[str, Any] = {}
+        for key, target in mapping.items():
+            if not isinstance(target, str) or self._schema_name(target):
+                out[key] = target
+                continue
+            try:
+                out[key] = "#/$defs/" + self._ref(target, place, mode, deps)
+            except OpenApiError as exc:
+                self.warn(f"{exc.message}; the mapping of {key!r} dropped", place.child(key))
+        return out
+
+    def _schema_name(self, target: str) -> bool:
+        """Whether ``target`` names a schema of the root document's components."""
+        if not _COMPONENT_NAME.fullmatch(target):
+            return False
+        root = self._refs.document(self._refs.root_uri)
+        data = root.data if root is not None else None
+        components = data.get("components") if isinstance(data, dict) else None
+        schemas = components.get("schemas") if isinstance(components, dict) else None
+        return isinstance(schemas, dict) and target in schemas
 
     def _convert_map(
         self, key: str, value: Any, place: Place, mode: Mode, deps: set[str], out: dict[str, Any]
