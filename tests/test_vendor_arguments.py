@@ -138,3 +138,26 @@ def test_values_are_valid_as_the_generated_types_read_the_schema(tmp_path: Path)
     view, operation, raw = _body_op(tmp_path, body)
     _how, args = arguments(view, operation, raw, 1, {"body": None})
     assert isinstance(args["body"], dict)
+
+
+def test_a_uri_example_that_is_no_uri_is_replaced_and_the_rest_of_the_example_kept(
+    tmp_path: Path,
+) -> None:
+    # Twilio's CreateStream example {Url: myUrl} and CreateSipDomain's VoiceFallbackUrl: "":
+    # format uri was not checked (jsonschema needs an optional package), Prism refused them
+    uri = {"type": "string", "format": "uri"}
+    body = {
+        "type": "object",
+        "properties": {"Url": uri, "Fallback": uri, "Name": {"type": "string"}},
+    }
+    view, operation, raw = _body_op(tmp_path, body)
+    given = {"body": {"Url": "myUrl", "Fallback": "", "Name": "Scranton"}}
+    how, args = arguments(view, operation, raw, 1, given)
+    assert how == "examples"
+    assert args["body"] == {
+        "Url": "https://example.com/a",
+        "Fallback": "https://example.com/a",
+        "Name": "Scranton",
+    }
+    kept = {"body": {"Url": "mailto:user@example.com", "Name": "x"}}
+    assert arguments(view, operation, raw, 1, kept)[1] == kept

@@ -96,3 +96,54 @@ def test_a_path_key_with_a_query_string_is_the_specs_fault(tmp_path: Path) -> No
     evidence = spec_fault(operation, [refusal])
     assert evidence is not None and "holds a query string" in evidence
     assert spec_fault(operation, ["query.x: must be integer"]) is None
+
+
+def _form(encoding: dict[str, Any] | None) -> dict[str, Any]:
+    media: dict[str, Any] = {
+        "schema": {
+            "type": "object",
+            "properties": {
+                "MediaUrl": {"type": "array", "items": {"type": "string"}},
+                "Body": {"type": "string"},
+            },
+        }
+    }
+    if encoding is not None:
+        media["encoding"] = encoding
+    return {
+        "openapi": "3.0.1",
+        "info": {"title": "T", "version": "1"},
+        "paths": {
+            "/messages": {
+                "post": {
+                    "operationId": "createMessage",
+                    "requestBody": {"content": {"application/x-www-form-urlencoded": media}},
+                    "responses": {"201": {"description": "ok"}},
+                }
+            }
+        },
+    }
+
+
+FORM_ARRAY = "body.MediaUrl: Request body property MediaUrl must be array"
+
+
+def test_a_form_array_without_an_encoding_refused_by_prism_is_prisms(tmp_path: Path) -> None:
+    # Twilio's MediaUrl, Permissions...: OpenAPI's default for a form body member is style
+    # form, explode true (MediaUrl=a&MediaUrl=b), which Prism does not apply
+    spec = _form(None)
+    operation, raw = _load(tmp_path, spec, "createMessage")
+    for items in (["https://a"], ["https://a", "https://b"]):
+        args = {"body": {"MediaUrl": items, "Body": "hi"}}
+        evidence = misreading(operation, spec, raw, args, [FORM_ARRAY])
+        assert evidence is not None and "gives no Encoding Object" in evidence
+    nullable = FORM_ARRAY + ",null"
+    assert misreading(operation, spec, raw, {"body": {"MediaUrl": ["x"]}}, [nullable])
+    # not sent as an array, or the spec says how to encode it: a client-side failure
+    assert misreading(operation, spec, raw, {"body": {"MediaUrl": "x"}}, [FORM_ARRAY]) is None
+    spec = _form({"MediaUrl": {"style": "form", "explode": True}})
+    operation, raw = _load(tmp_path, spec, "createMessage")
+    assert misreading(operation, spec, raw, {"body": {"MediaUrl": ["x"]}}, [FORM_ARRAY]) is None
+    # another member's refusal is no such evidence
+    other = "body.Body: Request body property Body must be array"
+    assert misreading(operation, spec, raw, {"body": {"Body": "x"}}, [other]) is None

@@ -249,6 +249,20 @@ def _is_url(value: object) -> bool:
     return parts.scheme in ("http", "https") and bool(re.fullmatch(r"[\w.-]+(:\d+)?", parts.netloc))
 
 
+_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:(?:[\w\-.~!$&'()*+,;=:@/?#\[\]]|%[0-9A-Fa-f]{2})*")
+
+
+@_FORMAT_CHECKER.checks("uri")
+def _is_uri(value: object) -> bool:
+    """``uri`` as RFC 3986 (and Prism's ajv-formats) read it: a scheme, then URI characters.
+
+    jsonschema checks it only with an optional package the project does not install (and
+    must not: the library's own format checks would change with it), so an example such as
+    Twilio's ``Url: myUrl`` (a relative reference) or ``""`` passed here and Prism refused it.
+    """
+    return not isinstance(value, str) or (bool(_URI.fullmatch(value)) and value.isascii())
+
+
 def _raw_parameter_allows_empty(raw: Mapping[str, Any], name: str) -> bool:
     return any(
         isinstance(p, Mapping) and p.get("name") == name and p.get("allowEmptyValue") is True
@@ -327,6 +341,11 @@ def arguments(
     if isinstance(built, dict):
         built = _jsonable(built)
         candidates = [{**built, **_jsonable(dict(given))}] if given else []
+        if given:  # the members of the spec's examples that break it given up (Twilio's uri
+            # examples "" and "myUrl"): the rest of the example is still sent
+            candidates.append(
+                _without_breaking(candidates[0], validator, _Builder(schema, seed, examples=False))
+            )
         # the spec's examples may break its own schema: then the plainest values
         candidates += [built, _jsonable(plain)] if isinstance(plain, dict) else [built]
         for candidate in candidates:
@@ -358,6 +377,34 @@ def arguments(
     except (HypothesisException, ValueError, RecursionError) as exc:
         raise ValueError(f"no arguments could be built: {type(exc).__name__}: {exc}") from None
     return "drawn", drawn
+
+
+def _without_breaking(candidate: dict[str, Any], validator: Any, plain: _Builder) -> dict[str, Any]:
+    """``candidate`` with each object argument's member that breaks the schema replaced.
+
+    A member refused by its own schema (a ``format``, a ``pattern``...) takes the plainest
+    value that schema allows (``plain``), else is left out; a few rounds, as a repair can
+    reveal the next error.
+    """
+    out = json.loads(json.dumps(candidate))
+    for _round in range(3):
+        changed = False
+        for error in validator.iter_errors(out):
+            path = list(error.absolute_path)
+            if len(path) < 2 or not isinstance(out.get(path[0]), dict):
+                continue
+            argument, member = path[0], path[1]
+            if member not in out[argument]:
+                continue
+            stand_in = plain.value(error.schema) if len(path) == 2 else _NOTHING
+            if stand_in is _NOTHING or stand_in == out[argument][member]:
+                del out[argument][member]
+            else:
+                out[argument][member] = _jsonable(stand_in)
+            changed = True
+        if not changed:
+            break
+    return out
 
 
 def _lenient(check: Any, value: Any) -> bool:

@@ -13,7 +13,15 @@ against the spec and the arguments sent, never assumed:
   default (it is optional on the Swagger and the Operation objects), so the document names no
   media type at all; Prism turns that into "no media type is acceptable" and refuses every
   body ("No supported content types, but request included a non-empty body"), making a
-  declared, often required, body impossible to send.
+  declared, often required, body impossible to send;
+- **a form array without an Encoding Object**: an array member of an
+  ``application/x-www-form-urlencoded`` body for which the media type gives no ``encoding``
+  (Twilio's ``MediaUrl``, ``Permissions``...). OpenAPI's default for it is ``style: form,
+  explode: true`` (the Encoding Object's defaults), one ``key=value`` pair per item, which
+  the client sends; Prism applies no such default and refuses every array so spelled ("must
+  be array", for one item as for several), while it takes the very same request once the
+  spec says ``encoding: {key: {explode: true}}`` (tried on Prism 5.14.2:
+  ``Tags=a&Tags=b`` is refused without it, answered 204 with it).
 """
 
 from __future__ import annotations
@@ -33,6 +41,8 @@ _ONE_OF = re.compile(
     r"schema in oneOf$"
 )
 _NO_CONTENT_TYPES = "No supported content types, but request included a non-empty body"
+_FORM_ARRAY = re.compile(r"^body\.([^.]+): Request body property \1 must be array(,null)?$")
+_FORM = "application/x-www-form-urlencoded"
 
 
 def misreading(
@@ -44,7 +54,9 @@ def misreading(
 ) -> str | None:
     """The evidence that every one of Prism's ``refusals`` is its own misreading, else ``None``."""
     found = [
-        _ambiguous_one_of(operation, args, refusal) or _no_consumes(spec, raw_operation, refusal)
+        _ambiguous_one_of(operation, args, refusal)
+        or _no_consumes(spec, raw_operation, refusal)
+        or _form_array(operation, args, refusal)
         for refusal in refusals
     ]
     if not found or not all(found):
@@ -97,6 +109,37 @@ def _no_consumes(
         "operation has an `in: body` parameter, and Swagger 2.0 gives consumes no default "
         "(optional on the Swagger and Operation objects); Prism says: " + _NO_CONTENT_TYPES
     )
+
+
+def _form_array(operation: Operation, args: Mapping[str, Any], refusal: str) -> str | None:
+    match = _FORM_ARRAY.match(refusal)
+    body = operation.request_body
+    if match is None or body is None or body.content_type.lower() != _FORM:
+        return None
+    name = match.group(1)
+    encoding = body.encoding.to_python() if body.encoding is not None else {}
+    if isinstance(encoding, Mapping) and name in encoding:
+        return None  # the spec says how: Prism follows it
+    value = args.get(body.argument) if body.argument is not None else None
+    if not isinstance(value, Mapping) or not isinstance(value.get(name), list):
+        return None
+    schema = body.schema.to_python() if body.schema is not None else {}
+    member = (schema.get("properties") or {}).get(name) if isinstance(schema, Mapping) else None
+    if not isinstance(member, Mapping) or not jsonschema.Draft202012Validator(
+        {**({"$defs": schema["$defs"]} if "$defs" in schema else {}), **member}
+    ).is_valid(value[name]):
+        return None
+    return (
+        f"Prism refuses a form array the spec gives no Encoding Object: body member {name}="
+        f"{_brief(value[name])} sent as one {name}= pair per item (style form, explode true: "
+        "OpenAPI's default for form bodies); Prism applies no default and refuses it as not an "
+        "array, and takes the same request once the spec says explode: true"
+    )
+
+
+def _brief(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def spec_fault(operation: Operation, refusals: list[str]) -> str | None:
