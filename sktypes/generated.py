@@ -35,7 +35,7 @@ import orjson
 import pydantic
 
 from sktypes.errors import SktypesError
-from sktypes.jsondoc import FrozenDict, freeze
+from sktypes.jsondoc import FrozenDict, JsonDocument, freeze
 from sktypes.views import FunctionView, ReturnParameterView
 
 # MISSING is pydantic's own object, re-exported explicitly (``import ... as MISSING``) for
@@ -328,6 +328,16 @@ class PackageViews:
                     files = importlib.resources.files(self._package)
                     self._loaded = load_views((files / self._resource).read_bytes())
         return self._loaded
+
+    def return_schema(self, name: str) -> JsonDocument | None:
+        """The declared response schema of the function called ``name`` (``None``: none).
+
+        What the runtime checks a response against for drift (:mod:`sktypes.remote`).
+        """
+        for view in self._load()[0]:
+            if view.name == name:
+                return view.return_parameter.schema
+        return None
 
     def _typed_views(self, owner: type) -> list[_Typed]:
         found = self._typed.get(owner)

@@ -32,8 +32,23 @@ are left out (they have no ``null``).
 """
 
 from sktypes.errors import RemoteRequestError
-from sktypes.remote._client import ApiClient, ApiError, parse_json
-from sktypes.remote._request import Credential, Request, build_request
+from sktypes.remote._client import ApiClient
+from sktypes.remote._drift import quiet_drift
+from sktypes.remote._errors import (
+    ApiError,
+    DriftProblem,
+    ResponseDriftError,
+    ResponseDriftWarning,
+    ResponseError,
+    UnexpectedMediaType,
+)
+from sktypes.remote._media import accept_header, is_text, kind_of, sniff
+from sktypes.remote._oauth import ClientCredentials, CredentialsError
+from sktypes.remote._request import Request, build_request
+from sktypes.remote._response import RAW, parse_json, read_result
+from sktypes.remote._retry import Retry, idempotency_header
+from sktypes.remote._secrets import redact
+from sktypes.remote._security import Credential, Scheme, SecurityCredentials
 from sktypes.remote._wire import (
     Param,
     cookie_pairs,
@@ -44,17 +59,36 @@ from sktypes.remote._wire import (
 )
 
 __all__ = [
+    "RAW",
     "ApiClient",
     "ApiError",
+    "ClientCredentials",
     "Credential",
+    "CredentialsError",
+    "DriftProblem",
     "Param",
     "RemoteRequestError",
     "Request",
+    "ResponseDriftError",
+    "ResponseDriftWarning",
+    "ResponseError",
+    "Retry",
+    "Scheme",
+    "SecurityCredentials",
+    "UnexpectedMediaType",
+    "accept_header",
     "build_request",
     "cookie_pairs",
     "header_value",
+    "idempotency_header",
+    "is_text",
+    "kind_of",
     "parse_json",
     "path_value",
     "query_pairs",
+    "quiet_drift",
+    "read_result",
+    "redact",
+    "sniff",
     "to_json",
 ]

@@ -11,8 +11,11 @@ from typing import Annotated
 from pydantic import Field
 from sktypes import kernel_function
 from sktypes.generated import MISSING
-from sktypes.remote import ApiClient, Request, parse_json
+from sktypes.remote import ApiClient, Request
 
+from ..models._shared import (
+    Error,
+)
 from ..models.user import (
     Activities,
     Profile,
@@ -29,19 +32,31 @@ class UserOperations(ApiClient):
             "get_me",
             "get",
             "/me",
+            accept=("application/json",),
+            errors={"default": Error},
         )
 
     @kernel_function(name="get_me")
-    async def get_me(self) -> Profile:
-        """User Profile"""
-        response = await self._send(self._get_me_request())
-        result: Profile = parse_json(Profile, response)
+    async def get_me(self, *, strict: bool | None = None) -> Profile:
+        """User Profile
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (Unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Profile = await self._call(self._get_me_request(), Profile, strict)
         return result
 
-    def get_me_sync(self) -> Profile:
-        """User Profile"""
-        response = self._send_sync(self._get_me_request())
-        result: Profile = parse_json(Profile, response)
+    def get_me_sync(self, *, strict: bool | None = None) -> Profile:
+        """User Profile
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (Unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Profile = self._call_sync(self._get_me_request(), Profile, strict)
         return result
 
     def _get_history_request(
@@ -57,6 +72,8 @@ class UserOperations(ApiClient):
                 ("offset", offset, "form", False),
                 ("limit", limit, "form", False),
             ],
+            accept=("application/json",),
+            errors={"default": Error},
         )
 
     @kernel_function(name="get_history")
@@ -64,18 +81,40 @@ class UserOperations(ApiClient):
         self,
         offset: Annotated[int, Field(ge=-2147483648, le=2147483647)] | MISSING = MISSING,
         limit: Annotated[int, Field(ge=-2147483648, le=2147483647)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> Activities:
-        """User Activity"""
-        response = await self._send(self._get_history_request(offset=offset, limit=limit))
-        result: Activities = parse_json(Activities, response)
+        """User Activity
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (Unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Activities = await self._call(
+            self._get_history_request(offset=offset, limit=limit),
+            Activities,
+            strict,
+        )
         return result
 
     def get_history_sync(
         self,
         offset: Annotated[int, Field(ge=-2147483648, le=2147483647)] | MISSING = MISSING,
         limit: Annotated[int, Field(ge=-2147483648, le=2147483647)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> Activities:
-        """User Activity"""
-        response = self._send_sync(self._get_history_request(offset=offset, limit=limit))
-        result: Activities = parse_json(Activities, response)
+        """User Activity
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (Unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Activities = self._call_sync(
+            self._get_history_request(offset=offset, limit=limit),
+            Activities,
+            strict,
+        )
         return result
