@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import logging
+import os
+import re
 import signal
 import sys
+from collections.abc import Mapping
 
 import click
 
@@ -41,6 +44,15 @@ __all__ = ["serve"]
 )
 @click.option("--name", default=None, help="The server name clients see.")
 @click.option(
+    "--header",
+    "headers",
+    multiple=True,
+    metavar="'NAME: VALUE'",
+    help="A header every API request sends, e.g. 'Authorization: Bearer ${GITHUB_TOKEN}' "
+    "for a spec that declares no security scheme; ${VAR} is read from the environment "
+    "(keep secrets out of process listings). Repeatable.",
+)
+@click.option(
     "--drift",
     type=click.Choice(["warn", "error"]),
     default="warn",
@@ -59,13 +71,15 @@ def serve(
     exclude: tuple[str, ...],
     implementations: tuple[str, ...],
     name: str | None,
+    headers: tuple[str, ...],
     drift: str,
     verbose: bool,
 ) -> None:
     """Serve TARGETS as an MCP server: Python plugins, OpenAPI specs, generated packages, tools.
 
     Credentials for a spec's security schemes are read from SKTYPES_AUTH_* environment
-    variables (see docs/mcp.md). Logs go to stderr; stdout is the protocol's in stdio mode.
+    variables; --header adds headers for specs that declare none (see docs/mcp.md). Logs go
+    to stderr; stdout is the protocol's in stdio mode.
     """
     try:
         from sktypes.integrations import mcp
@@ -73,6 +87,7 @@ def serve(
         fail(f"sktypes serve needs the MCP SDK: pip install 'sktypes[mcp]' ({exc})")
     _logging(verbose)
     try:
+        extra = header_values(headers, os.environ)
         app = mcp.server(
             list(targets),
             name=name,
@@ -80,6 +95,7 @@ def serve(
             include=include,
             exclude=exclude,
             implementations=implementations,
+            headers=extra,
             drift="error" if drift == "error" else "warn",
             trace=verbose,
         )
@@ -101,6 +117,33 @@ def serve(
     except OSError as exc:  # the port is taken, the host cannot be bound
         fail(f"cannot serve on {host}:{port}: {exc.strerror or exc}")
     sys.exit(0)
+
+
+_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def header_values(specs: tuple[str, ...], env: Mapping[str, str]) -> dict[str, str]:
+    """``--header 'Name: value'`` options as a dict; ``${VAR}`` read from ``env``.
+
+    Raises:
+        SktypesError: an option without ``:``, or a variable that is not set (the message
+            names the header and the variable, never a value).
+    """
+    out: dict[str, str] = {}
+    for spec in specs:
+        name, colon, value = spec.partition(":")
+        name = name.strip()
+        if not colon or not name:
+            raise SktypesError(f"--header {name or spec!r}: expected 'Name: value'")
+
+        def variable(match: re.Match[str], header: str = name) -> str:
+            found = env.get(match[1])
+            if found is None:
+                raise SktypesError(f"--header {header!r}: ${{{match[1]}}} is not set")
+            return found
+
+        out[name] = _VARIABLE.sub(variable, value.strip())
+    return out
 
 
 def _logging(verbose: bool) -> None:

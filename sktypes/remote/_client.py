@@ -258,7 +258,7 @@ class ApiClient:
             try:
                 if not response.is_success:
                     await response.aread()
-                    raise api_error(request.operation, response, request.errors)
+                    raise _error(request, response)
                 yield response
             finally:
                 await response.aclose()
@@ -271,7 +271,7 @@ class ApiClient:
             try:
                 if not response.is_success:
                     response.read()
-                    raise api_error(request.operation, response, request.errors)
+                    raise _error(request, response)
                 yield response
             finally:
                 response.close()
@@ -334,7 +334,7 @@ class ApiClient:
 
 def _checked(request: Request, response: httpx.Response) -> httpx.Response:
     if not response.is_success:
-        raise api_error(request.operation, response, request.errors)
+        raise _error(request, response)
     return response
 
 
@@ -377,3 +377,8 @@ class _Attempts:
 
     def after_error(self, exc: Exception) -> float | None:
         return self._next(None, redact(f"{type(exc).__name__}: {exc}"))
+
+
+def _error(request: Request, response: httpx.Response) -> Exception:
+    where = f"{request.method.upper()} {request.path}"
+    return api_error(request.operation, response, request.errors, where)

@@ -71,6 +71,8 @@ def _text(response: httpx.Response) -> str:
 class ApiError(ResponseError):
     """The API answered with a status outside 2xx.
 
+    The message reads ``GET /pets/{petId} returned 404: <the body, shortened>``.
+
     Attributes:
         parsed: the body hydrated into the type of the response the operation declares for
             this status (the exact code, else its ``4XX``/``5XX`` range, else ``default``);
@@ -86,11 +88,11 @@ class ApiError(ResponseError):
         response: httpx.Response,
         parsed: Any = None,
         declared: str | None = None,
+        request: str = "",
     ) -> None:
         self.parsed = parsed
         self.declared = declared
-        reason = response.reason_phrase or ""
-        head = f"HTTP {response.status_code}" + (f" {reason}" if reason else "")
+        head = f"{request or 'the request'} returned {response.status_code}"
         body = _text(response)
         super().__init__(operation, response, f"{head}: {snippet(body, _SHOWN)}" if body else head)
 

@@ -158,13 +158,18 @@ def declared_status(errors: Mapping[str, Any], status_code: int) -> str | None:
     return None
 
 
-def api_error(operation: str, response: httpx.Response, errors: Mapping[str, Any]) -> ApiError:
-    """The :class:`ApiError` of a non-2xx ``response``, its body typed by the declaration."""
+def api_error(
+    operation: str, response: httpx.Response, errors: Mapping[str, Any], request: str = ""
+) -> ApiError:
+    """The :class:`ApiError` of a non-2xx ``response``, its body typed by the declaration.
+
+    ``request``: ``GET /pets/{petId}``, for the message.
+    """
     key = declared_status(errors, response.status_code)
     parsed = None
     if key is not None:
         parsed = _declared_body(errors[key], response)
-    return ApiError(operation, response, parsed, key)
+    return ApiError(operation, response, parsed, key, request)
 
 
 def _declared_body(target: Any, response: httpx.Response) -> Any:
