@@ -144,8 +144,9 @@ class OperationContext:
         none = self.result_kind == "none"
         target = "None" if none else render_expr(self.returns)
         inner = f"self.{self.request_name}({self.call_args})"
-        if 12 + len(inner) + 1 > line_length():
-            inner = call(f"self.{self.request_name}", self.call_args.split(", "), 12, ",")[:-1]
+        given = [a for a in self.call_args.split(", ") if a]
+        if given and 12 + len(inner) + 1 > line_length():  # the argument line ends with a comma
+            inner = call(f"self.{self.request_name}", given, 12, ",")[:-1]
         args = [inner, target, _STRICT]
         if none:
             return pad + call(send, args, 8)

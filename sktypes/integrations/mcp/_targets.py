@@ -80,6 +80,8 @@ class LoadOptions:
         owns_client: the client was made for the server.
         headers: headers for every request to the APIs of OpenAPI documents and generated
             packages (``serve --header``), under each operation's own parameters.
+        validate: validate OpenAPI documents (``load_openapi``'s ``validate``).
+        strict: a validation problem is an error; ``False``: a warning with its pointer.
         warnings: filled with what was skipped or cannot be expressed.
     """
 
@@ -92,6 +94,8 @@ class LoadOptions:
     env: Mapping[str, str] | None = None
     owns_client: bool = True
     headers: Mapping[str, str] = field(default_factory=dict)
+    validate: bool = True
+    strict: bool = True
     warnings: list[str] = field(default_factory=list)
 
 
@@ -283,7 +287,9 @@ def _document(path: Path, options: LoadOptions) -> list[Item]:
     if isinstance(data, dict) and ("openapi" in data or "swagger" in data):
         from sktypes.openapi import load_openapi
 
-        return _openapi(load_openapi(path), options)
+        return _openapi(
+            load_openapi(path, validate=options.validate, strict=options.strict), options
+        )
     try:
         views = views_from_manual(data)
     except SktypesError as exc:
