@@ -11,6 +11,8 @@
   (``enum``/``const`` values that are not ``Literal`` material) and :func:`text` (string
   constraints on a value parsed into another type, or a ``pattern`` pydantic's regex engine
   does not support). Values are compared the way JSON compares them (``1`` is not ``true``).
+- :data:`Base64`: ``format: byte``, bytes in Python and base64 text in JSON (pydantic's
+  ``Base64Bytes`` would decode the bytes a caller gives it).
 - :class:`PackageViews`: a generated plugin carries the function views ``load_openapi`` builds
   for its spec (``views.json``, definitions stored once) and hands them to
   :func:`sktypes.plugin_views` and the kernel, bound to the plugin's methods and typed with the
@@ -34,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 import pydantic
 
+from sktypes._base64 import Base64
 from sktypes.errors import SktypesError
 from sktypes.jsondoc import FrozenDict, JsonDocument, freeze
 from sktypes.views import FunctionView, ReturnParameterView
@@ -51,6 +54,7 @@ else:
 
 __all__ = [
     "VIEWS_FILE",
+    "Base64",
     "VIEWS_FORMAT",
     "Binding",
     "PackageViews",

@@ -13,6 +13,7 @@ import click
 
 from sktypes.cli._common import fail, no_validate_option, strict_option
 from sktypes.errors import SktypesError
+from sktypes.remote._secrets import register_secret
 
 __all__ = ["serve"]
 
@@ -146,6 +147,7 @@ def header_values(specs: tuple[str, ...], env: Mapping[str, str]) -> dict[str, s
             found = env.get(match[1])
             if found is None:
                 raise SktypesError(f"--header {header!r}: ${{{match[1]}}} is not set")
+            register_secret(found)  # read from the environment: kept out of sight
             return found
 
         out[name] = _VARIABLE.sub(variable, value.strip())

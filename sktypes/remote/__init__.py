@@ -45,7 +45,7 @@ from sktypes.remote._errors import (
 from sktypes.remote._media import accept_header, is_text, kind_of, sniff
 from sktypes.remote._oauth import ClientCredentials, CredentialsError
 from sktypes.remote._request import Request, build_request
-from sktypes.remote._response import RAW, parse_json, read_result
+from sktypes.remote._response import RAW, declared_status, parse_json, read_result
 from sktypes.remote._retry import Retry, idempotency_header
 from sktypes.remote._secrets import redact
 from sktypes.remote._security import Credential, Scheme, SecurityCredentials
@@ -79,6 +79,7 @@ __all__ = [
     "accept_header",
     "build_request",
     "cookie_pairs",
+    "declared_status",
     "header_value",
     "idempotency_header",
     "is_text",

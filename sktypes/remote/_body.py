@@ -11,7 +11,7 @@ import pydantic
 
 from sktypes.errors import RemoteRequestError
 from sktypes.generated import MISSING
-from sktypes.remote._media import is_json, media_type, request_media_type
+from sktypes.remote._media import is_json, media_type, request_media_type, sniff
 from sktypes.remote._wire import _compact, _pairs, _scalar, to_json
 
 __all__ = ["encode_body"]
@@ -42,6 +42,9 @@ def _concrete(
         return content_type, body
     if _is_file(body):
         body = _read_all(body)
+        head = body[:16]
+    elif isinstance(body, str) and sniff(body[:16].encode()) is not None:
+        body = body.encode()  # bytes that came as text (an MCP argument is JSON)
         head = body[:16]
     chosen = request_media_type(listed, body, given, operation, head)
     return chosen or content_type, body

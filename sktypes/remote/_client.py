@@ -35,6 +35,11 @@ __all__ = ["ApiClient"]
 
 log = logging.getLogger("sktypes.remote")
 
+_sleep = time.sleep
+"""How a blocking retry waits (tests replace it to record the waits)."""
+_async_sleep = asyncio.sleep
+"""How an async retry waits."""
+
 _NOT_LOOKED_UP: Any = object()
 
 
@@ -182,13 +187,13 @@ class ApiClient:
                 wait = plan.after_error(exc)
                 if wait is None:
                     raise
-                await asyncio.sleep(wait)
+                await _async_sleep(wait)
                 continue
             wait = plan.after_response(response)
             if wait is None:
                 return response
             await response.aclose()
-            await asyncio.sleep(wait)
+            await _async_sleep(wait)
 
     def _exchange_sync(
         self, request: Request, client: httpx.Client, *, stream: bool = False
@@ -207,13 +212,13 @@ class ApiClient:
                 wait = plan.after_error(exc)
                 if wait is None:
                     raise
-                time.sleep(wait)
+                _sleep(wait)
                 continue
             wait = plan.after_response(response)
             if wait is None:
                 return response
             response.close()
-            time.sleep(wait)
+            _sleep(wait)
 
     # --- clients ------------------------------------------------------------------------
 
@@ -317,6 +322,7 @@ class ApiClient:
             target,
             schema=schema,
             strict=self._strict if strict is None else strict,
+            stacklevel=5,  # the caller of the generated method (of _call's caller)
         )
 
     def _return_schema(self, operation: str) -> JsonDocument | None:

@@ -122,9 +122,12 @@ def report(
     response: httpx.Response,
     problems: Sequence[DriftProblem],
     strict: bool,
-    stacklevel: int = 4,
+    stacklevel: int = 2,
 ) -> None:
-    """Raise (``strict``) or warn about ``problems``; nothing when there are none."""
+    """Raise (``strict``) or warn about ``problems``; nothing when there are none.
+
+    ``stacklevel`` is :func:`warnings.warn`'s, counted from this function.
+    """
     if not problems:
         return
     if strict:
@@ -138,7 +141,8 @@ def report(
     if len(problems) > MAX_WARNINGS:
         rest = DriftProblem("", f"{len(problems) - MAX_WARNINGS} more problems", None)
         warnings.warn(
-            ResponseDriftWarning(operation, rest, body, response.status_code), stacklevel=stacklevel
+            ResponseDriftWarning(operation, rest, body, response.status_code),
+            stacklevel=stacklevel,
         )
 
 

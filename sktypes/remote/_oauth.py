@@ -28,6 +28,8 @@ __all__ = ["ClientCredentials", "CredentialsError", "TokenCache"]
 
 _MARGIN = 30.0  # seconds: at most this long before expiry, a token is fetched again
 _DEFAULT_LIFETIME = 3600.0
+_clock = time.monotonic
+"""The clock token lifetimes are measured on (tests move it)."""
 
 
 class CredentialsError(KernelError):
@@ -85,7 +87,7 @@ class TokenCache:
     def cached(self, key: Key) -> str | None:
         """The token for ``key`` if one is held and not about to expire."""
         token = self._tokens.get(key)
-        if token is not None and token.expires > time.monotonic():
+        if token is not None and token.expires > _clock():
             return token.value
         return None
 
@@ -195,4 +197,4 @@ def _read(response: httpx.Response, url: str, where: str) -> _Token:
         raise CredentialsError(f"token response from {url} has no access_token", where=where)
     register_secret(value)
     margin = min(_MARGIN, max(lifetime, 0.0) / 10)
-    return _Token(value, time.monotonic() + max(lifetime - margin, 0.0))
+    return _Token(value, _clock() + max(lifetime - margin, 0.0))

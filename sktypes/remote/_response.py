@@ -26,6 +26,7 @@ from typing import Any
 import httpx
 import orjson
 import pydantic
+import pydantic.fields
 
 from sktypes.errors import HydrationError
 from sktypes.hydration import hydrate
@@ -63,10 +64,13 @@ def read_result(
     *,
     schema: JsonDocument | None = None,
     strict: bool = False,
+    stacklevel: int = 2,
 ) -> Any:
     """The result of a 2xx ``response`` as ``target`` (``None``: the operation declares no body).
 
-    ``schema``: the declared response schema drift is checked against.
+    ``schema``: the declared response schema drift is checked against; ``stacklevel``: the
+    frame drift warnings name, counted from the caller of this function (as in
+    :func:`warnings.warn`).
 
     Raises:
         ResponseDriftError: ``strict`` and the body breaks ``schema`` (or the type).
@@ -77,7 +81,7 @@ def read_result(
     content = response.content
     kind = kind_of(response.headers.get("content-type", ""))
     if target is RAW:
-        return _raw(operation, response, kind, schema, strict)
+        return _raw(operation, response, kind, schema, strict, stacklevel + 1)
     if not content:
         if not _holds_none(target):
             report(
@@ -89,20 +93,29 @@ def read_result(
     if kind == "json":
         data = _json(content)
         if data is not _JSON_FAILED:
-            return _typed(operation, response, target, data, content, schema, strict)
+            return _typed(
+                operation, response, target, data, content, schema, strict, stacklevel + 1
+            )
         if not _holds_str(target):
             raise UnexpectedMediaType(operation, response, _name(target))
         kind = "text"  # declared (or sent) as JSON, but it is text: a string type holds it
     if kind == "text" and _holds_str(target):
         text = response.text
-        return _typed(operation, response, target, text, orjson.dumps(text), schema, strict)
+        return _typed(
+            operation, response, target, text, orjson.dumps(text), schema, strict, stacklevel + 1
+        )
     if _is_any(target):
         return response.text if kind == "text" else content
     raise UnexpectedMediaType(operation, response, _name(target))
 
 
 def _raw(
-    operation: str, response: httpx.Response, kind: str, schema: JsonDocument | None, strict: bool
+    operation: str,
+    response: httpx.Response,
+    kind: str,
+    schema: JsonDocument | None,
+    strict: bool,
+    stacklevel: int,
 ) -> Any:
     content = response.content
     if not content:
@@ -111,7 +124,7 @@ def _raw(
         data = _json(content)
         if data is _JSON_FAILED:
             return response.text  # it said JSON; it is text
-        report(operation, response, drift_problems(schema, data), strict)
+        report(operation, response, drift_problems(schema, data), strict, stacklevel + 1)
         return data
     return response.text if kind == "text" else content
 
@@ -124,6 +137,7 @@ def _typed(
     text: bytes,
     schema: JsonDocument | None,
     strict: bool,
+    stacklevel: int,
 ) -> Any:
     problems = drift_problems(schema, data)
     if not problems:
@@ -131,7 +145,7 @@ def _typed(
             return hydrate(target, text, repair=False)
         except HydrationError as exc:
             problems = hydration_problems(exc, data)
-    report(operation, response, problems, strict)
+    report(operation, response, problems, strict, stacklevel + 1)
     return lenient(target, data)
 
 
@@ -216,13 +230,17 @@ def _is_any(target: Any) -> bool:
 
 
 def _is_bytes(target: Any) -> bool:
-    """The raw body (``bytes``), not base64 text read into bytes (``Base64Bytes``)."""
+    """The raw body (``bytes``), not base64 text read into bytes (``Base64``, ``Base64Bytes``).
+
+    Only constraints (``Field(max_length=...)``) may annotate it: any other metadata reads
+    the bytes from something else.
+    """
     metadata: list[Any] = []
     while typing.get_origin(target) is typing.Annotated:
         target, *more = typing.get_args(target)
         metadata.extend(more)
-    encoded = any(isinstance(m, pydantic.EncodedBytes) for m in metadata)
-    return target in (bytes, bytearray) and not encoded
+    plain = all(isinstance(m, pydantic.fields.FieldInfo) for m in metadata)
+    return target in (bytes, bytearray) and plain
 
 
 def _holds_str(target: Any) -> bool:

@@ -10,10 +10,12 @@ them would garble ordinary text and they are no secret worth the name.
 from __future__ import annotations
 
 import logging
+import re
 import threading
+from typing import Any
 from urllib.parse import quote
 
-__all__ = ["REDACTED", "redact", "register_secret"]
+__all__ = ["REDACTED", "redact", "redact_value", "register_secret", "secret_header"]
 
 REDACTED = "[redacted]"
 _MIN = 4
@@ -39,6 +41,27 @@ def redact(text: str) -> str:
     for value in sorted((v for v in values if v in text), key=len, reverse=True):
         text = text.replace(value, REDACTED)
     return text
+
+
+def redact_value(value: Any) -> Any:
+    """A JSON value with every registered secret inside its strings (and keys) redacted."""
+    if not _values:
+        return value
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, list):
+        return [redact_value(v) for v in value]
+    if isinstance(value, dict):
+        return {redact(str(k)): redact_value(v) for k, v in value.items()}
+    return value
+
+
+_SECRET_NAME = re.compile(r"auth|key|token|secret|passw|cookie|session|signature", re.IGNORECASE)
+
+
+def secret_header(name: str) -> bool:
+    """Whether a header of this name carries a credential (``Authorization``, ``X-API-Key``)."""
+    return _SECRET_NAME.search(name) is not None
 
 
 class _RedactLog(logging.Filter):

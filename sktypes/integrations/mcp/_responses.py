@@ -19,7 +19,7 @@ import orjson
 from sktypes.errors import KernelError
 from sktypes.integrations.mcp._tools import Binary
 from sktypes.remote import RemoteRequestError, is_text, quiet_drift
-from sktypes.remote._secrets import register_secret
+from sktypes.remote._secrets import register_secret, secret_header
 from sktypes.remote._wire import _check_token
 
 __all__ = ["body_of", "checked_headers", "media_type", "record_response", "recording"]
@@ -77,7 +77,8 @@ def media_type(response: httpx.Response) -> str:
 def checked_headers(headers: Mapping[str, str]) -> dict[str, str]:
     """``headers`` for every API request, checked: names are tokens, values printable ASCII.
 
-    Each value is registered as a secret (it is often a token): no result or log shows it.
+    The value of a header whose name says it carries a credential (``Authorization``,
+    ``X-API-Key``, ``*-Token``...) is registered as a secret: no result or log shows it.
 
     Raises:
         RemoteRequestError: a name is not a token or a value holds a control character
@@ -92,8 +93,9 @@ def checked_headers(headers: Mapping[str, str]) -> dict[str, str]:
             )
         if not value.isascii():
             raise RemoteRequestError(f"header {name!r}: the value is not ASCII")
-        register_secret(value)
-        if " " in value:
-            register_secret(value.split(" ", 1)[1])
+        if secret_header(name):
+            register_secret(value)
+            if " " in value:
+                register_secret(value.split(" ", 1)[1])
         out[name] = value
     return out

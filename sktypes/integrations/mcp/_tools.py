@@ -53,6 +53,7 @@ from sktypes.integrations.mcp._schemas import (
 from sktypes.jsondoc import JsonDocument
 from sktypes.manual import NameTable, provider_name
 from sktypes.remote import ApiError, redact
+from sktypes.remote._secrets import redact_value
 from sktypes.validate import value_problems
 from sktypes.views import FunctionView
 
@@ -303,7 +304,12 @@ class ToolSet:
         found: Sequence[ErrorDetail] = (),
         first: types.ContentBlock | None = None,
     ) -> tuple[types.CallToolResult, str]:
-        """The result for ``value`` (``found``: problems known; ``first``: its block, not text)."""
+        """The result for ``value`` (``found``: problems known; ``first``: its block, not text).
+
+        A credential the server sends that the value holds (an API echoing a header) is
+        redacted: no credential reaches the model.
+        """
+        value = redact_value(value)
         shown = first if first is not None else None if value is None else _text_block(value)
         if entry.schema is None:
             return types.CallToolResult(content=[] if shown is None else [shown]), "ok"
