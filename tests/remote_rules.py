@@ -1,4 +1,4 @@
-"""The three doors into the runtime, on ``tests/specs/remote_rules.yaml`` and the remote server.
+"""The three doors into the runtime, on ``tests/specs/runtime/remote_rules.yaml``.
 
 Every runtime rule (typed errors, retries, auth, media types, drift) is tested through:
 
@@ -26,7 +26,7 @@ from sktypes.openapi import load_openapi
 from sktypes.remote import Retry, SecurityCredentials
 from tests.remote_server import RemoteServer
 
-SPEC = Path(__file__).parent / "specs" / "remote_rules.yaml"
+SPEC = Path(__file__).parent / "specs" / "runtime" / "remote_rules.yaml"
 PACKAGE = "remote_rules_client"
 FAST = Retry(backoff=0.0, max_delay=0.0)
 """Retries without waiting (the waits themselves are tested on their own)."""
