@@ -10,6 +10,7 @@ that breaks its schema returned as received with a warning, or raised under ``st
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import json
 import warnings
 from typing import Any
@@ -365,3 +366,27 @@ def test_serve_reports_the_same_drift_and_returns_the_body(
         drift="error",
     )
     assert failing.is_error and "does not match the declared output schema" in text(failing)
+
+
+def test_lenient_types_what_fits_and_keeps_the_rest_as_received() -> None:
+    from typing import Annotated
+
+    import pydantic
+
+    from sktypes.remote._drift import lenient
+
+    class Pet(pydantic.BaseModel):
+        model_config = pydantic.ConfigDict(extra="allow")
+        id: int
+        born: dt.date | None = None
+
+    pets = lenient(
+        Annotated[list[Pet], pydantic.Field(max_length=1)],
+        [{"id": 1, "born": "2020-01-02"}, {"id": "two", "tag": None}],
+    )
+    assert len(pets) == 2  # the constraint broken: nothing dropped
+    assert pets[0] == Pet(id=1, born=dt.date(2020, 1, 2))  # what fits is typed
+    assert pets[1].id == "two" and pets[1].model_extra == {"tag": None}  # the rest as received
+    assert lenient(int | str, 1.5) == 1.5
+    assert lenient(dict[str, Pet], {"a": {"id": "x"}})["a"].id == "x"
+    assert lenient(Pet | None, {"id": "1"}).id == "1"  # no coercion of "1" to 1

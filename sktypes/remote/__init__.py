@@ -1,8 +1,22 @@
 """Calling remote (OpenAPI) operations over HTTP: the runtime of generated plugins.
 
-One implementation of OpenAPI's parameter serialization and body encoding, used by the
-packages ``sktypes generate`` writes (their plugin class is an :class:`ApiClient`) and by
-the kernel functions of ``sktypes.kernel_openapi``:
+One runtime for the packages ``sktypes generate`` writes (their plugin class is an
+:class:`ApiClient`), the kernel functions of ``sktypes.kernel_openapi`` and the tools of
+``sktypes serve``:
+
+- credentials per operation from the spec's ``securitySchemes`` (:class:`SecurityCredentials`;
+  OAuth2 :class:`ClientCredentials` fetch a token, keep it until it expires, fetch it again
+  once on 401), checked like header values and never shown (:func:`redact`);
+- retries of idempotent requests on 408/429/5xx and connection failures, honouring
+  ``Retry-After`` (:class:`Retry`); a POST only with a declared idempotency-key header;
+- ``Accept`` from the declared media types (JSON first), the body read by the
+  ``Content-Type`` received (:func:`read_result`; :class:`UnexpectedMediaType` for what the
+  result type cannot hold);
+- a non-2xx answer raises :class:`ApiError`, ``.parsed`` typed by the declared response;
+- a body that breaks its schema is returned with a :class:`ResponseDriftWarning`, or raises
+  :class:`ResponseDriftError` under ``strict=True``;
+
+and OpenAPI's parameter serialization and body encoding:
 
 - path parameters by ``style`` (``simple``, ``label``, ``matrix``) and ``explode``,
   percent-encoded; a segment that would read as ``.`` or ``..`` is sent as ``%2E``/``%2E%2E``
@@ -16,8 +30,10 @@ the kernel functions of ``sktypes.kernel_openapi``:
 - the body as JSON (``application/json``, ``*+json``, no content type), form fields,
   multipart parts (bytes, file objects and ``(filename, content[, type])`` tuples become
   file parts), or raw text/bytes for any other media type. A wildcard media type (``*/*``,
-  ``application/*``) becomes a concrete one chosen by the body: JSON for data, text for
-  ``str``, ``application/octet-stream`` for bytes.
+  ``application/*``, ``image/*``) becomes a concrete one: the caller's, else the one the
+  bytes' signature proves (PNG, JPEG, GIF, WebP, PDF), else JSON for data, text for ``str``,
+  ``application/octet-stream`` for bytes — never one the declared types exclude;
+- ``bytes`` in a parameter or a JSON value are base64 text (``format: byte``).
 
 Requests are built through the user's ``httpx`` client when there is one
 (``client.build_request``), so its base URL, headers, params, cookies, auth, event hooks and
