@@ -16,7 +16,7 @@ error result the model can read.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -30,14 +30,17 @@ from sktypes.remote import (
     Retry,
     idempotency_header,
     is_text,
+    iterate_stream,
 )
+from sktypes.remote._items import AsyncItems
+from sktypes.remote._pages import pages_of, walk_pages
 
 if TYPE_CHECKING:
     from sktypes.auth import SecurityCredentials
     from sktypes.openapi import Operation
     from sktypes.views import FunctionView
 
-__all__ = ["is_text", "openapi_functions", "openapi_plugin"]
+__all__ = ["is_text", "openapi_functions", "openapi_pages", "openapi_plugin", "openapi_stream"]
 
 DEFAULT_TIMEOUT = 30.0
 
@@ -111,6 +114,45 @@ def openapi_functions(
     return functions, str(plugin.name)
 
 
+def openapi_pages(
+    function: KernelFunction, arguments: Mapping[str, Any], *, max_pages: int | None = None
+) -> AsyncIterator[Any]:
+    """The items of every page of a paginated operation's kernel function, as JSON data.
+
+    ``function`` is one of :func:`openapi_functions` (or of a kernel the spec was added
+    to); ``arguments`` are its JSON arguments for the first page (the walk changes the
+    cursor, offset or page argument, or follows the next page's URL). Every page is sent
+    like a call of the function (same server, client, headers and credentials).
+
+    Raises:
+        KernelError: ``function`` is not a paginated OpenAPI operation, or a page failed.
+        RemoteResponseError: a page cannot be read as the pagination says.
+    """
+    caller = function.invoker
+    if not isinstance(caller, _Caller) or caller.operation.pagination is None:
+        raise KernelError("is not a paginated OpenAPI operation", where=function.name)
+    return caller.pages(dict(arguments), max_pages)
+
+
+def openapi_stream(function: KernelFunction, arguments: Mapping[str, Any]) -> AsyncIterator[Any]:
+    """The items of a streamed operation's answer as they arrive, as JSON data.
+
+    Server-sent events come as ``{"event", "data", "id", "retry"}`` objects (``data`` read
+    as JSON unless the stream declares text). Calling the function itself gives the same
+    iterator (its view ``is_streaming``).
+
+    Raises:
+        KernelError: ``function`` is not a streamed OpenAPI operation, or the API answered
+            with an error status.
+        StreamItemError: an item is not JSON.
+        RemoteResponseError: the stream broke off.
+    """
+    caller = function.invoker
+    if not isinstance(caller, _Caller) or caller.operation.stream is None:
+        raise KernelError("is not a streamed OpenAPI operation", where=function.name)
+    return caller.stream(dict(arguments))
+
+
 class _Caller:
     """Sends one operation's request for a dict of JSON arguments."""
 
@@ -134,8 +176,26 @@ class _Caller:
         self.accept = tuple(media)
 
     async def __call__(self, arguments: dict[str, Any]) -> Any:
+        if self.operation.stream is not None:
+            return self.stream(arguments)
         request = self.request(arguments)
         return await self.api._call(request, RAW, schema=self.schema)
+
+    def stream(self, arguments: Mapping[str, Any]) -> AsyncItems[Any]:
+        """The streamed answer's items (see :func:`openapi_stream`)."""
+        op = self.operation
+        assert op.stream is not None
+        return iterate_stream(self.api, self.request(arguments), op.stream)
+
+    def pages(self, arguments: Mapping[str, Any], max_pages: int | None) -> AsyncItems[Any]:
+        """Every page's items (see :func:`openapi_pages`), each page sent like a call."""
+        op = self.operation
+        assert op.pagination is not None
+        walk = walk_pages(op.pagination, arguments, operation=op.name, max_pages=max_pages)
+        return AsyncItems(pages_of(self.api, self._page_request, None, walk))
+
+    def _page_request(self, **arguments: Any) -> Request:
+        return self.request(arguments)
 
     def request(self, arguments: Mapping[str, Any]) -> Request:
         """The :class:`Request` for ``arguments`` (JSON values keyed by view parameter)."""

@@ -14,7 +14,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from sktypes_codegen._annotations import Expr, Import, imports
+from sktypes_codegen._annotations import Expr, Import, class_refs, imports
+from sktypes_codegen._iterators import iterator_imports
 from sktypes_codegen._plugin import OperationContext, PluginContext
 from sktypes_codegen._render import line_length, render
 from sktypes_codegen._types import AliasDef, ClassDef
@@ -60,7 +61,29 @@ def models_module(
         all_names=sorted(names, key=all_key),
         classes=classes,
         aliases=aliases,
+        rebuild=incomplete_models(classes, aliases),
     )
+
+
+def incomplete_models(classes: list[ClassDef], aliases: list[AliasDef]) -> list[str]:
+    """The models of a module that pydantic leaves incomplete where they are defined.
+
+    A model naming a class or alias defined below it in the module (aliases come after every
+    class), or deriving from or naming such a model, cannot be built when its class statement
+    runs. Pydantic completes it lazily, resolving the names in the namespace of whoever uses
+    it first: a class of another module deriving from it inherits the unresolved annotations
+    and fails to build ("not fully defined"). The module ends by rebuilding these models, in
+    definition order, so every model it exports is complete.
+    """
+    position = {
+        name: i for i, name in enumerate([*(c.name for c in classes), *(a.name for a in aliases)])
+    }
+    incomplete: dict[str, None] = {}
+    for i, cls in enumerate(classes):
+        local = ((class_refs(cls.annotations()) | set(cls.bases)) - {cls.name}) & position.keys()
+        if any(position[name] > i or name in incomplete for name in local):
+            incomplete[cls.name] = None
+    return list(incomplete)
 
 
 def alias_imports(aliases: list[AliasDef]) -> set[Import]:
@@ -84,6 +107,9 @@ def plugin_module(ctx: PluginContext, header: str, *, sync: bool) -> str:
     models = [(".models", ctx.model_names)] if ctx.model_names else []
     needs = imports(e for op in ctx.operations for e in op.annotations())
     needs |= runtime_imports(ctx.operations)
+    needs |= iterator_imports(
+        (op.pages for op in ctx.operations), (op.stream for op in ctx.operations), sync
+    )
     needs |= plugin_class_imports(ctx)
     return render(
         "plugin.py.jinja",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 from hypothesis import HealthCheck, settings
 
@@ -21,3 +22,6 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # (``rules``): the remote-client rules tested through a generated package and ``serve``.
 from tests.remote_rules import package_dir, rules  # noqa: E402, F401
 from tests.remote_server import remote_server  # noqa: E402, F401
+
+# Validation verdicts are cached per user (sktypes.openapi._verdicts): the suite keeps its own
+os.environ.setdefault("SKTYPES_CACHE_DIR", tempfile.mkdtemp(prefix="sktypes-test-cache-"))

@@ -57,7 +57,7 @@ def rules(package_dir: Path) -> Any:
 def generated(rules: Any, server: RemoteServer, **kwargs: Any) -> Any:
     """The generated plugin on ``server`` (no waits between retries unless told)."""
     kwargs.setdefault("retries", FAST)
-    return rules.RemoteRulesPlugin(server.url, **kwargs)
+    return rules.RemoteRulesClientPlugin(server.url, **kwargs)
 
 
 def call(plugin: Any, mode: str, method: str, *args: Any, **kwargs: Any) -> Any:

@@ -88,13 +88,13 @@ def test_an_exact_code_wins_over_its_range_which_wins_over_default() -> None:
 
 
 def test_the_generated_docstring_lists_the_errors(rules: Any) -> None:
-    doc = rules.RemoteRulesPlugin.get_item.__doc__
+    doc = rules.RemoteRulesClientPlugin.get_item.__doc__
     assert "Raises:" in doc
     assert "404: ``Error`` (no such item)." in doc
     assert "5XX: ``Error`` (the server is in trouble)." in doc
     assert "any other status: ``str`` (anything else)." in doc
     assert "ApiError: a status outside 2xx (no error response is declared)." in (
-        rules.RemoteRulesPlugin.get_text_sync.__doc__
+        rules.RemoteRulesClientPlugin.get_text_sync.__doc__
     )
 
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 import click
 
 from sktypes.cli._common import fail, no_validate_option, strict_option
+from sktypes.cli._progress import stages
 from sktypes.errors import SktypesError
 from sktypes.remote._secrets import register_secret
 
@@ -43,7 +44,12 @@ __all__ = ["serve"]
     multiple=True,
     help="Module implementing the functions of a tool-list target. Repeatable.",
 )
-@click.option("--name", default=None, help="The server name clients see.")
+@click.option(
+    "--name",
+    default=None,
+    help="The server name clients see (default: the plugin's name; for a spec, a short form "
+    "of its title).",
+)
 @click.option(
     "--header",
     "headers",
@@ -59,6 +65,21 @@ __all__ = ["serve"]
     default="warn",
     show_default=True,
     help="A result that breaks its output schema: returned with a warning, or an error.",
+)
+@click.option(
+    "--max-stream-items",
+    default=1000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="A streamed operation's result holds at most this many items (then it is cut, "
+    "with a note).",
+)
+@click.option(
+    "--max-stream-bytes",
+    default=1_000_000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="... and at most this many bytes of JSON.",
 )
 @no_validate_option
 @strict_option
@@ -76,6 +97,8 @@ def serve(
     name: str | None,
     headers: tuple[str, ...],
     drift: str,
+    max_stream_items: int,
+    max_stream_bytes: int,
     no_validate: bool,
     strict: bool,
     verbose: bool,
@@ -93,19 +116,22 @@ def serve(
     _logging(verbose)
     try:
         extra = header_values(headers, os.environ)
-        app = mcp.server(
-            list(targets),
-            name=name,
-            base_url=base_url,
-            include=include,
-            exclude=exclude,
-            implementations=implementations,
-            headers=extra,
-            drift="error" if drift == "error" else "warn",
-            trace=verbose,
-            validate=not no_validate,
-            strict=strict,
-        )
+        with stages("loading targets"):
+            app = mcp.server(
+                list(targets),
+                name=name,
+                base_url=base_url,
+                include=include,
+                exclude=exclude,
+                implementations=implementations,
+                headers=extra,
+                drift="error" if drift == "error" else "warn",
+                trace=verbose,
+                stream_items=max_stream_items,
+                stream_bytes=max_stream_bytes,
+                validate=not no_validate,
+                strict=strict,
+            )
     except SktypesError as exc:
         fail(str(exc).splitlines()[0])
     # SIGTERM stops the server the way Ctrl-C does: sessions end, the HTTP client closes

@@ -35,6 +35,11 @@ and OpenAPI's parameter serialization and body encoding:
   ``application/octet-stream`` for bytes — never one the declared types exclude;
 - ``bytes`` in a parameter or a JSON value are base64 text (``format: byte``).
 
+Paginated operations (:class:`Pagination`, recognised by ``sktypes.openapi``) are walked
+page by page by :func:`iterate_pages` (``<method>_iter`` in generated packages), every page
+sent through the same client. Streamed answers (:class:`Stream`: server-sent events, JSON
+lines, JSON text sequences) are read item by item as they arrive by :func:`iterate_stream`.
+
 Requests are built through the user's ``httpx`` client when there is one
 (``client.build_request``), so its base URL, headers, params, cookies, auth, event hooks and
 transport apply. Precedence, lowest first: the client's defaults, ``ApiClient`` credentials,
@@ -47,7 +52,7 @@ An explicit ``None`` body is sent as JSON ``null``; ``None`` query, header and c
 are left out (they have no ``null``).
 """
 
-from sktypes.errors import RemoteRequestError
+from sktypes.errors import RemoteRequestError, RemoteResponseError, StreamItemError
 from sktypes.remote._client import ApiClient
 from sktypes.remote._drift import quiet_drift
 from sktypes.remote._errors import (
@@ -58,13 +63,21 @@ from sktypes.remote._errors import (
     ResponseError,
     UnexpectedMediaType,
 )
+from sktypes.remote._items import AsyncItems
 from sktypes.remote._media import accept_header, is_text, kind_of, sniff
 from sktypes.remote._oauth import ClientCredentials, CredentialsError
+from sktypes.remote._pages import Pagination, iterate_pages, iterate_pages_sync
 from sktypes.remote._request import Request, build_request
 from sktypes.remote._response import RAW, declared_status, parse_json, read_result
 from sktypes.remote._retry import Retry, idempotency_header
 from sktypes.remote._secrets import redact
 from sktypes.remote._security import Credential, Scheme, SecurityCredentials
+from sktypes.remote._streams import (
+    ServerSentEvent,
+    Stream,
+    iterate_stream,
+    iterate_stream_sync,
+)
 from sktypes.remote._wire import (
     Param,
     cookie_pairs,
@@ -78,12 +91,18 @@ __all__ = [
     "RAW",
     "ApiClient",
     "ApiError",
+    "AsyncItems",
     "ClientCredentials",
     "Credential",
     "CredentialsError",
     "DriftProblem",
+    "Pagination",
     "Param",
     "RemoteRequestError",
+    "RemoteResponseError",
+    "ServerSentEvent",
+    "Stream",
+    "StreamItemError",
     "Request",
     "ResponseDriftError",
     "ResponseDriftWarning",
@@ -99,6 +118,10 @@ __all__ = [
     "header_value",
     "idempotency_header",
     "is_text",
+    "iterate_pages",
+    "iterate_pages_sync",
+    "iterate_stream",
+    "iterate_stream_sync",
     "kind_of",
     "parse_json",
     "path_value",

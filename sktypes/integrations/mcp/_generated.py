@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import types
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ import orjson
 
 from sktypes.cli._targets import TargetError
 from sktypes.errors import SktypesError
+from sktypes.integrations.mcp._remote import collected, paged
 from sktypes.integrations.mcp._responses import body_of, recording
 from sktypes.integrations.mcp._targets import (
     Item,
@@ -32,7 +33,7 @@ from sktypes.integrations.mcp._targets import (
 )
 from sktypes.integrations.mcp._tools import Served
 from sktypes.kernel import Kernel, KernelFunction
-from sktypes.openapi import OpenApiPlugin
+from sktypes.openapi import OpenApiPlugin, Operation
 from sktypes.openapi._select import operation_candidate
 from sktypes.remote import ApiClient
 
@@ -60,7 +61,9 @@ def generated_items(
     )
     if spec is None:
         return [
-            Item(Served(fn.view, preparer(fn), _response_call(fn)), names_of(fn.view))
+            Item(
+                Served(fn.view, preparer(fn), _response_call(fn, None, options)), names_of(fn.view)
+            )
             for fn in functions
         ]
     out: list[Item] = []
@@ -76,13 +79,14 @@ def generated_items(
                 f"{module.__name__}: {fn.name} does not match its operation in {spec.source}; "
                 "served as the package declares it"
             )
-            out.append(Item(Served(fn.view, preparer(fn), _response_call(fn)), names_of(fn.view)))
+            served = Served(fn.view, preparer(fn), _response_call(fn, None, options))
+            out.append(Item(served, names_of(fn.view)))
             continue
         contract = dataclasses.replace(view, plugin_name=name)
         served = Served(
             contract,
             contract_preparer(contract, fn),
-            _response_call(fn),
+            _response_call(fn, operation, options),
             operation.method,
             operation.response_content_type,
         )
@@ -92,7 +96,8 @@ def generated_items(
 
 def _recorded_spec(module: types.ModuleType, options: LoadOptions) -> OpenApiPlugin | None:
     """The spec a generated package records in ``sktypes.json`` (its operations as generated)."""
-    from sktypes.openapi import load_openapi, select_operations
+    from sktypes.openapi import load_openapi
+    from sktypes.openapi._verdicts import Verdict, remember
 
     folder = Path(module.__file__ or "").parent
     link = folder / "sktypes.json"
@@ -102,8 +107,15 @@ def _recorded_spec(module: types.ModuleType, options: LoadOptions) -> OpenApiPlu
         record = orjson.loads(link.read_bytes())
         spec = (folder / record["spec"]).resolve()
         recorded = record.get("options", {})
-        plugin = load_openapi(spec, validate=bool(recorded.get("validate", True)))
-        return select_operations(plugin, recorded.get("include", ()), recorded.get("exclude", ()))
+        verdict = Verdict.from_dict(record.get("validation"))
+        if verdict is not None:
+            remember(verdict)  # the spec is not validated again for its package
+        return load_openapi(  # only the operations the package was generated with
+            spec,
+            validate=bool(recorded.get("validate", True)),
+            include=recorded.get("include", ()),
+            exclude=recorded.get("exclude", ()),
+        )
     except (OSError, KeyError, TypeError, orjson.JSONDecodeError, SktypesError) as exc:
         options.warnings.append(
             f"{link}: the recorded spec cannot be read ({exc}); the package is served without "
@@ -112,19 +124,26 @@ def _recorded_spec(module: types.ModuleType, options: LoadOptions) -> OpenApiPlu
         return None
 
 
-def _response_call(fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
+def _response_call(
+    fn: KernelFunction, operation: Operation | None, options: LoadOptions
+) -> Callable[[dict[str, Any]], Any]:
     """A generated method's call whose value is the response body as the API sent it.
 
     The typed method builds and sends the request (credentials, retries) and reads the
     response; the tool's value is the body itself (a model would drop fields it does not
-    declare). Drift is reported by the server's own check, with the same rule.
+    declare). Drift is reported by the server's own check, with the same rule. A streamed
+    operation's value is its items (bounded, see :func:`collected`); a page carries the
+    next page's arguments (:func:`paged`).
     """
 
     async def execute(arguments: dict[str, Any]) -> Any:
         with recording() as seen:
             value = await fn.call(arguments)
+            if isinstance(value, AsyncIterator):  # a streamed operation: its items
+                return plain(fn, await collected(value, options))
         if seen and seen[-1].is_success:
-            return body_of(seen[-1])
+            body = body_of(seen[-1])
+            return paged(operation, arguments, seen, body) if operation is not None else body
         return plain(fn, value)
 
     return execute

@@ -23,7 +23,7 @@ import importlib
 import inspect
 import sys
 import types
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,9 +36,10 @@ from sktypes.auth import SecurityCredentials
 from sktypes.cli._targets import TargetError, load_module, load_object
 from sktypes.content._codec import to_plain_json
 from sktypes.errors import SktypesError
+from sktypes.integrations.mcp._remote import collected, paged
 from sktypes.integrations.mcp._responses import media_type, recording
 from sktypes.integrations.mcp._schemas import binary_media_type
-from sktypes.integrations.mcp._tools import Binary, Served
+from sktypes.integrations.mcp._tools import Binary, Noted, Served
 from sktypes.introspect import kernel_function_info
 from sktypes.kernel import Kernel, KernelFunction
 from sktypes.kernel._prepare import prepare_arguments
@@ -80,6 +81,8 @@ class LoadOptions:
         owns_client: the client was made for the server.
         headers: headers for every request to the APIs of OpenAPI documents and generated
             packages (``serve --header``), under each operation's own parameters.
+        stream_items: a streamed result holds at most this many items (then it is cut).
+        stream_bytes: ... and at most this many bytes of JSON.
         validate: validate OpenAPI documents (``load_openapi``'s ``validate``).
         strict: a validation problem is an error; ``False``: a warning with its pointer.
         warnings: filled with what was skipped or cannot be expressed.
@@ -94,9 +97,13 @@ class LoadOptions:
     env: Mapping[str, str] | None = None
     owns_client: bool = True
     headers: Mapping[str, str] = field(default_factory=dict)
+    stream_items: int = 1000
+    stream_bytes: int = 1_000_000
     validate: bool = True
     strict: bool = True
     warnings: list[str] = field(default_factory=list)
+    filtered_load: bool = False
+    """Set when a spec was loaded with the filters (only its selected operations built)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,9 +127,13 @@ def load_served(targets: Sequence[Any], options: LoadOptions) -> list[Served]:
             a filter pattern matches nothing.
     """
     items: list[Item] = []
-    for target in targets:
-        items.extend(_served(target, options))
-    kept = select(items, [i.candidate for i in items], options.include, options.exclude)
+    only = targets[0] if len(targets) == 1 else None
+    if isinstance(only, (str, Path)) and Path(only).suffix in _SPEC_SUFFIXES:
+        kept = _document(Path(only), options, select_here=True)  # builds only what is kept
+    else:
+        for target in targets:
+            items.extend(_served(target, options))
+        kept = select(items, [i.candidate for i in items], options.include, options.exclude)
     if not kept:
         raise TargetError("nothing to serve (every function was filtered out)")
     for item in kept:
@@ -228,16 +239,21 @@ def _kernel_functions(
     """Kernel functions to serve; with invocation filters, each call goes through them."""
     if kernel.filters:
         return [
-            Item(Served(fn.view, None, _through(kernel, fn)), names_of(fn.view)) for fn in functions
+            Item(Served(fn.view, None, _through(kernel, fn, options)), names_of(fn.view))
+            for fn in functions
         ]
     return [
-        Item(Served(fn.view, preparer(fn), _executor(fn)), names_of(fn.view)) for fn in functions
+        Item(Served(fn.view, preparer(fn), _executor(fn, options)), names_of(fn.view))
+        for fn in functions
     ]
 
 
-def _through(kernel: Kernel, fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
+def _through(
+    kernel: Kernel, fn: KernelFunction, options: LoadOptions
+) -> Callable[[dict[str, Any]], Any]:
     async def execute(arguments: dict[str, Any]) -> Any:
-        return plain(fn, await _collected((await kernel.invoke(fn, arguments)).value))
+        value = (await kernel.invoke(fn, arguments)).value
+        return plain(fn, await collected(value, options))
 
     return execute
 
@@ -249,15 +265,17 @@ def preparer(fn: KernelFunction) -> Callable[[dict[str, Any]], dict[str, Any]]:
     return prepare
 
 
-def _executor(fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
+def _executor(fn: KernelFunction, options: LoadOptions) -> Callable[[dict[str, Any]], Any]:
     async def execute(arguments: dict[str, Any]) -> Any:
-        return plain(fn, await _collected(await fn.call(arguments)))
+        return plain(fn, await collected(await fn.call(arguments), options))
 
     return execute
 
 
 def plain(fn: KernelFunction, value: Any) -> Any:
     """A function's result as JSON, or as :class:`Binary` when it is bytes."""
+    if isinstance(value, Noted):
+        return value
     if isinstance(value, (bytes, bytearray, memoryview)):
         schema = fn.view.return_parameter.schema
         media = binary_media_type(schema) if schema is not None else None
@@ -265,17 +283,18 @@ def plain(fn: KernelFunction, value: Any) -> Any:
     return to_plain_json(value)
 
 
-async def _collected(value: Any) -> Any:
-    """A streaming function's items as a list (its tool returns them all at once)."""
-    if isinstance(value, AsyncIterator):
-        return [item async for item in value]
-    return value
-
-
 # --- tool lists with implementations ------------------------------------------------
 
 
-def _document(path: Path, options: LoadOptions) -> list[Item]:
+def _document(path: Path, options: LoadOptions, *, select_here: bool = False) -> list[Item]:
+    """The functions of a spec or tool list; ``select_here``: filtered by the options."""
+    items = _document_items(path, options, select_here)
+    if select_here and not options.filtered_load:
+        return select(items, [i.candidate for i in items], options.include, options.exclude)
+    return items
+
+
+def _document_items(path: Path, options: LoadOptions, select_here: bool) -> list[Item]:
     if not path.is_file():
         raise TargetError("no such file", file=str(path))
     raw = path.read_bytes()
@@ -287,9 +306,15 @@ def _document(path: Path, options: LoadOptions) -> list[Item]:
     if isinstance(data, dict) and ("openapi" in data or "swagger" in data):
         from sktypes.openapi import load_openapi
 
-        return _openapi(
-            load_openapi(path, validate=options.validate, strict=options.strict), options
+        options.filtered_load = select_here
+        plugin = load_openapi(
+            path,
+            validate=options.validate,
+            strict=options.strict,
+            include=options.include if select_here else (),
+            exclude=options.exclude if select_here else (),
         )
+        return _openapi(plugin, options)
     try:
         views = views_from_manual(data)
     except SktypesError as exc:
@@ -309,7 +334,10 @@ def _document(path: Path, options: LoadOptions) -> list[Item]:
                 file=str(path),
             )
         out.append(
-            Item(Served(view, contract_preparer(view, impl), _executor(impl)), names_of(view))
+            Item(
+                Served(view, contract_preparer(view, impl), _executor(impl, options)),
+                names_of(view),
+            )
         )
     return out
 
@@ -367,7 +395,7 @@ def _openapi(plugin: OpenApiPlugin, options: LoadOptions) -> list[Item]:
         served = Served(
             fn.view,
             preparer(fn),
-            _json_call(fn, operation.response_content_type),
+            _json_call(fn, operation.response_content_type, options, operation),
             operation.method,
             operation.response_content_type,
         )
@@ -401,7 +429,12 @@ def _no_url(plugin: OpenApiPlugin, operation: Operation, url: str) -> Callable[[
     return fail
 
 
-def _json_call(fn: KernelFunction, declared: str | None) -> Callable[[dict[str, Any]], Any]:
+def _json_call(
+    fn: KernelFunction,
+    declared: str | None,
+    options: LoadOptions,
+    operation: Operation | None = None,
+) -> Callable[[dict[str, Any]], Any]:
     """The operation's call: its value is the response's JSON, text, or bytes.
 
     Bytes are :class:`Binary` of the response's media type (``declared``, the spec's, if
@@ -410,7 +443,9 @@ def _json_call(fn: KernelFunction, declared: str | None) -> Callable[[dict[str, 
 
     async def execute(arguments: dict[str, Any]) -> Any:
         with recording() as seen:
-            value = await fn.call(arguments)
+            value = await collected(await fn.call(arguments), options)
+        if operation is not None:
+            value = paged(operation, arguments, seen, value)
         if isinstance(value, bytes):
             media = media_type(seen[-1]) if seen else ""
             if not media and declared and "*" not in declared:
