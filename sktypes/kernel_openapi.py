@@ -185,14 +185,14 @@ class _Caller:
         """The streamed answer's items (see :func:`openapi_stream`)."""
         op = self.operation
         assert op.stream is not None
-        return iterate_stream(self.api, self.request(arguments), op.stream)
+        return iterate_stream(self.api, self.request(arguments), op.stream, schema=self.schema)
 
     def pages(self, arguments: Mapping[str, Any], max_pages: int | None) -> AsyncItems[Any]:
         """Every page's items (see :func:`openapi_pages`), each page sent like a call."""
         op = self.operation
         assert op.pagination is not None
         walk = walk_pages(op.pagination, arguments, operation=op.name, max_pages=max_pages)
-        return AsyncItems(pages_of(self.api, self._page_request, None, walk))
+        return AsyncItems(pages_of(self.api, self._page_request, None, walk, schema=self.schema))
 
     def _page_request(self, **arguments: Any) -> Request:
         return self.request(arguments)

@@ -33,6 +33,7 @@ from sktypes_codegen._iterators import (
     ASYNC_ITERATOR,
     ITERATOR,
     MAX_PAGES,
+    STRICT,
     PageMethods,
     StreamMethod,
     sse_of,
@@ -51,7 +52,7 @@ from sktypes_codegen._types import AliasDef, ClassDef, TypeBuilder, Unexpressed
 
 __all__ = ["OperationContext", "PluginContext", "plugin_context"]
 
-_STRICT = "strict"
+_STRICT = STRICT
 _CONTENT_TYPE = "content_type"
 _ARGUMENT_NAMES = {"self", "response", "result", _STRICT, _CONTENT_TYPE}
 # names the class body itself evaluates while the class is created: a method of the same
@@ -123,8 +124,6 @@ class OperationContext:
     def method_params(self) -> list[Param]:
         """The public method's parameters: the request's, then ``*, strict=None``."""
         params = list(self.params)
-        if self.stream is not None:
-            return params
         if not self.wildcard_body:
             params.append(("*", None, None))
         params.append((_STRICT, Raw("bool | None"), "None"))
@@ -137,7 +136,7 @@ class OperationContext:
 
     def docstring(self) -> list[str]:
         """The ``Raises:`` section of the method's docstring."""
-        return raises_section(self.errors, render_expr)
+        return raises_section(self.errors, render_expr, streamed=self.stream is not None)
 
     def request_extras(self) -> list[str]:
         """The ``Request(...)`` keyword arguments beyond parameters and body (code lines)."""
@@ -408,7 +407,12 @@ def _operation(
     if op.pagination is not None:
         pages = _page_methods(view, op, builder, methods, handles, method_name, arg_of)
         star: list[Param] = [] if wildcard else [("*", None, None)]
-        pages.params = [*params, *star, (MAX_PAGES, Raw("int | None"), "None")]
+        pages.params = [
+            *params,
+            *star,
+            (MAX_PAGES, Raw("int | None"), "None"),
+            (_STRICT, Raw("bool | None"), "None"),
+        ]
         pages.request_name = request_name
     return OperationContext(
         pages=pages,

@@ -90,8 +90,13 @@ def error_responses(op: Operation, annotations: Mapping[str, Expr]) -> list[Erro
     return out
 
 
-def raises_section(errors: list[ErrorResponse], render: Any) -> list[str]:
-    """The ``Raises:`` lines of the method docstring (``render``: an annotation's code)."""
+def raises_section(
+    errors: list[ErrorResponse], render: Any, *, streamed: bool = False
+) -> list[str]:
+    """The ``Raises:`` lines of the method docstring (``render``: an annotation's code).
+
+    ``streamed``: the method yields the items of a stream (they are what may drift).
+    """
     lines = ["Raises:"]
     if not errors:
         lines.append("    ApiError: a status outside 2xx (no error response is declared).")
@@ -102,7 +107,12 @@ def raises_section(errors: list[ErrorResponse], render: Any) -> list[str]:
             status = e.status if e.status.lower() != "default" else "any other status"
             text = f"{status}: {what}" + (f" ({_sentence(e.description)})" if e.description else "")
             lines.append(f"        {text}.")
-    lines.append("    ResponseDriftError: the body breaks its schema and ``strict`` is on.")
+    if streamed:
+        lines.append("    StreamItemError: an item is not JSON (its index, line and text).")
+        lines.append("    ResponseDriftError: an item breaks its schema and ``strict`` is on.")
+        lines.append("    RemoteResponseError: the stream broke off.")
+    else:
+        lines.append("    ResponseDriftError: the body breaks its schema and ``strict`` is on.")
     return lines
 
 

@@ -26,6 +26,7 @@ import orjson
 import pydantic
 
 from sktypes.errors import HydrationError
+from sktypes.hydration import hydrate
 from sktypes.jsondoc import JsonDocument
 from sktypes.remote._errors import (
     DriftProblem,
@@ -37,8 +38,10 @@ from sktypes.validate import schema_problems
 
 __all__ = [
     "MAX_WARNINGS",
+    "checked",
     "drift_problems",
     "hydration_problems",
+    "item_response",
     "lenient",
     "quiet_drift",
     "report",
@@ -123,27 +126,80 @@ def report(
     problems: Sequence[DriftProblem],
     strict: bool,
     stacklevel: int = 2,
+    item: int | None = None,
 ) -> None:
     """Raise (``strict``) or warn about ``problems``; nothing when there are none.
 
-    ``stacklevel`` is :func:`warnings.warn`'s, counted from this function.
+    ``stacklevel`` is :func:`warnings.warn`'s, counted from this function; ``item``: the
+    index of a streamed item (``response`` then holds that item: see :func:`item_response`).
     """
     if not problems:
         return
     if strict:
-        raise ResponseDriftError(operation, response, problems)
+        raise ResponseDriftError(operation, response, problems, item)
     if quiet_drift.get():
         return
     body = _text(response)
+    status = response.status_code
     for problem in problems[:MAX_WARNINGS]:
-        warning = ResponseDriftWarning(operation, problem, body, response.status_code)
+        warning = ResponseDriftWarning(operation, problem, body, status, item)
         warnings.warn(warning, stacklevel=stacklevel)
     if len(problems) > MAX_WARNINGS:
         rest = DriftProblem("", f"{len(problems) - MAX_WARNINGS} more problems", None)
         warnings.warn(
-            ResponseDriftWarning(operation, rest, body, response.status_code),
-            stacklevel=stacklevel,
+            ResponseDriftWarning(operation, rest, body, status, item), stacklevel=stacklevel
         )
+
+
+def checked(
+    operation: str,
+    response: httpx.Response,
+    target: Any,
+    data: Any,
+    *,
+    schema: JsonDocument | None,
+    strict: bool,
+    stacklevel: int = 2,
+    text: bytes | None = None,
+    found: Sequence[DriftProblem] = (),
+    item: int | None = None,
+) -> Any:
+    """The JSON ``data`` as ``target`` (``None``: as it is), drift reported (the one rule).
+
+    ``data`` is checked against ``schema``, then hydrated into ``target`` (without repair);
+    what breaks either (and the problems ``found`` before) is reported by :func:`report`,
+    and the value is then :func:`lenient`: nothing dropped, nothing coerced. ``text``: the
+    JSON text of ``data``, when at hand (it is hydrated instead of dumping ``data`` again);
+    ``found``: problems seen by the caller (one the schema reports at the same place is not
+    repeated).
+    """
+    problems = drift_problems(schema, data)
+    said = {p.pointer for p in problems}
+    problems = [*(p for p in found if p.pointer not in said), *problems]
+    if target is None:
+        report(operation, response, problems, strict, stacklevel + 1, item)
+        return data
+    if not problems:
+        try:
+            return hydrate(target, text if text is not None else orjson.dumps(data), repair=False)
+        except HydrationError as exc:
+            problems = hydration_problems(exc, data)
+    report(operation, response, problems, strict, stacklevel + 1, item)
+    return lenient(target, data)
+
+
+_FRAMING = {"content-encoding", "content-length", "transfer-encoding"}
+
+
+def item_response(response: httpx.Response, body: bytes) -> httpx.Response:
+    """A response whose body is one part of ``response`` (a streamed item, for drift).
+
+    Status, request and headers are the response's (but those that frame its body).
+    """
+    headers = [(k, v) for k, v in response.headers.multi_items() if k.lower() not in _FRAMING]
+    return httpx.Response(
+        response.status_code, headers=headers, content=body, request=response.request
+    )
 
 
 def lenient(target: Any, data: Any) -> Any:

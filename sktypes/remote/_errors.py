@@ -121,17 +121,23 @@ class ResponseDriftError(ResponseError):
 
     Attributes:
         problems: every problem found, each with its JSON pointer and value.
+        item: for a streamed item, its index in the stream (from 0); ``None`` otherwise.
+            The pointers are then inside the item, which is :attr:`body`.
     """
 
     def __init__(
-        self, operation: str, response: httpx.Response, problems: Sequence[DriftProblem]
+        self,
+        operation: str,
+        response: httpx.Response,
+        problems: Sequence[DriftProblem],
+        item: int | None = None,
     ) -> None:
         self.problems = list(problems)
+        self.item = item
         lines = "; ".join(p.line() for p in self.problems[:5])
         more = f" (and {len(self.problems) - 5} more)" if len(self.problems) > 5 else ""
-        super().__init__(
-            operation, response, f"the response breaks its declared schema: {lines}{more}"
-        )
+        what = "the response" if item is None else f"item {item} of the stream"
+        super().__init__(operation, response, f"{what} breaks its declared schema: {lines}{more}")
 
 
 class UnexpectedMediaType(ResponseError):
@@ -155,18 +161,29 @@ class ResponseDriftWarning(UserWarning):
 
     Attributes:
         operation: the operation called.
-        pointer: the JSON pointer of the offending value.
+        pointer: the JSON pointer of the offending value (in :attr:`body`).
         value: the offending value.
         problem: what is wrong.
-        body: the raw body (text), for whatever the result could not hold.
+        body: the raw body (text), for whatever the result could not hold; for a streamed
+            item, the item (a server-sent event as JSON: ``event``, ``data``, ``id``).
         status_code: the HTTP status.
+        item: for a streamed item, its index in the stream (from 0); ``None`` otherwise.
     """
 
-    def __init__(self, operation: str, problem: DriftProblem, body: str, status_code: int) -> None:
+    def __init__(
+        self,
+        operation: str,
+        problem: DriftProblem,
+        body: str,
+        status_code: int,
+        item: int | None = None,
+    ) -> None:
         self.operation = operation
         self.pointer = problem.pointer
         self.value = problem.value
         self.problem = problem.message
         self.body = body
         self.status_code = status_code
-        super().__init__(redact(f"{operation}: response drift at {problem.line()}"))
+        self.item = item
+        where = "" if item is None else f" of item {item}"
+        super().__init__(redact(f"{operation}: response drift{where} at {problem.line()}"))

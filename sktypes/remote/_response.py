@@ -31,7 +31,7 @@ import pydantic.fields
 from sktypes.errors import HydrationError
 from sktypes.hydration import hydrate
 from sktypes.jsondoc import JsonDocument
-from sktypes.remote._drift import _is_alias, drift_problems, hydration_problems, lenient, report
+from sktypes.remote._drift import _is_alias, checked, drift_problems, report
 from sktypes.remote._errors import ApiError, DriftProblem, UnexpectedMediaType
 from sktypes.remote._media import kind_of
 from sktypes.schema import scalar_type_of
@@ -139,14 +139,16 @@ def _typed(
     strict: bool,
     stacklevel: int,
 ) -> Any:
-    problems = drift_problems(schema, data)
-    if not problems:
-        try:
-            return hydrate(target, text, repair=False)
-        except HydrationError as exc:
-            problems = hydration_problems(exc, data)
-    report(operation, response, problems, strict, stacklevel + 1)
-    return lenient(target, data)
+    return checked(
+        operation,
+        response,
+        target,
+        data,
+        schema=schema,
+        strict=strict,
+        stacklevel=stacklevel + 1,
+        text=text,
+    )
 
 
 def parse_json(target: Any, response: httpx.Response) -> Any:

@@ -73,35 +73,45 @@ class Streams32Plugin(ApiClient):
     def ticks(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> AsyncIterator[ServerSentEvent[Tick | Done]]:
         """Ticks, then done, as server-sent events.
 
         Raises:
             ApiError: a status outside 2xx (no error response is declared).
-            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+            StreamItemError: an item is not JSON (its index, line and text).
+            ResponseDriftError: an item breaks its schema and ``strict`` is on.
+            RemoteResponseError: the stream broke off.
         """
         return iterate_stream(
             self,
             self._ticks_request(count=count),
             Stream("text/event-stream", "sse", events=("tick", "done")),
             ServerSentEvent[Tick | Done],
+            strict=strict,
         )
 
     def ticks_sync(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> Iterator[ServerSentEvent[Tick | Done]]:
         """Ticks, then done, as server-sent events.
 
         Raises:
             ApiError: a status outside 2xx (no error response is declared).
-            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+            StreamItemError: an item is not JSON (its index, line and text).
+            ResponseDriftError: an item breaks its schema and ``strict`` is on.
+            RemoteResponseError: the stream broke off.
         """
         return iterate_stream_sync(
             self,
             self._ticks_request(count=count),
             Stream("text/event-stream", "sse", events=("tick", "done")),
             ServerSentEvent[Tick | Done],
+            strict=strict,
         )
 
     def _tick_lines_request(
@@ -122,35 +132,45 @@ class Streams32Plugin(ApiClient):
     def tick_lines(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> AsyncIterator[Tick]:
         """Call tickLines.
 
         Raises:
             ApiError: a status outside 2xx (no error response is declared).
-            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+            StreamItemError: an item is not JSON (its index, line and text).
+            ResponseDriftError: an item breaks its schema and ``strict`` is on.
+            RemoteResponseError: the stream broke off.
         """
         return iterate_stream(
             self,
             self._tick_lines_request(count=count),
             Stream("application/jsonl", "jsonl"),
             Tick,
+            strict=strict,
         )
 
     def tick_lines_sync(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> Iterator[Tick]:
         """Call tickLines (blocking).
 
         Raises:
             ApiError: a status outside 2xx (no error response is declared).
-            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+            StreamItemError: an item is not JSON (its index, line and text).
+            ResponseDriftError: an item breaks its schema and ``strict`` is on.
+            RemoteResponseError: the stream broke off.
         """
         return iterate_stream_sync(
             self,
             self._tick_lines_request(count=count),
             Stream("application/jsonl", "jsonl"),
             Tick,
+            strict=strict,
         )
 
     def _tick_records_request(
@@ -171,33 +191,43 @@ class Streams32Plugin(ApiClient):
     def tick_records(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> AsyncIterator[Tick]:
         """A QUERY operation streaming RFC 7464 records.
 
         Raises:
             ApiError: a status outside 2xx (no error response is declared).
-            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+            StreamItemError: an item is not JSON (its index, line and text).
+            ResponseDriftError: an item breaks its schema and ``strict`` is on.
+            RemoteResponseError: the stream broke off.
         """
         return iterate_stream(
             self,
             self._tick_records_request(count=count),
             Stream("application/json-seq", "json-seq"),
             Tick,
+            strict=strict,
         )
 
     def tick_records_sync(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> Iterator[Tick]:
         """A QUERY operation streaming RFC 7464 records.
 
         Raises:
             ApiError: a status outside 2xx (no error response is declared).
-            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+            StreamItemError: an item is not JSON (its index, line and text).
+            ResponseDriftError: an item breaks its schema and ``strict`` is on.
+            RemoteResponseError: the stream broke off.
         """
         return iterate_stream_sync(
             self,
             self._tick_records_request(count=count),
             Stream("application/json-seq", "json-seq"),
             Tick,
+            strict=strict,
         )

@@ -127,11 +127,13 @@ class UserOperations(ApiClient):
         limit: Annotated[int, Field(ge=-2147483648, le=2147483647)] | MISSING = MISSING,
         *,
         max_pages: int | None = None,
+        strict: bool | None = None,
     ) -> AsyncIterator[Activity]:
         """Iterate over the items of every page of get_history.
 
         Pages: offset (guessed): offset argument 'offset'; items at body /history; ends by total
-        body /count, page size 'limit'. ``max_pages`` stops after that many pages.
+        body /count, page size 'limit'. ``max_pages`` stops after that many pages;
+        ``strict`` raises ``ResponseDriftError`` for a page that breaks its schema.
         """
         return iterate_pages(
             self,
@@ -139,6 +141,7 @@ class UserOperations(ApiClient):
             self._get_history_request,
             Activity,
             max_pages=max_pages,
+            strict=strict,
             offset=offset,
             limit=limit,
         )
@@ -149,11 +152,13 @@ class UserOperations(ApiClient):
         limit: Annotated[int, Field(ge=-2147483648, le=2147483647)] | MISSING = MISSING,
         *,
         max_pages: int | None = None,
+        strict: bool | None = None,
     ) -> Iterator[Activity]:
         """Iterate over the items of every page of get_history.
 
         Pages: offset (guessed): offset argument 'offset'; items at body /history; ends by total
-        body /count, page size 'limit'. ``max_pages`` stops after that many pages.
+        body /count, page size 'limit'. ``max_pages`` stops after that many pages;
+        ``strict`` raises ``ResponseDriftError`` for a page that breaks its schema.
         """
         return iterate_pages_sync(
             self,
@@ -161,6 +166,7 @@ class UserOperations(ApiClient):
             self._get_history_request,
             Activity,
             max_pages=max_pages,
+            strict=strict,
             offset=offset,
             limit=limit,
         )
