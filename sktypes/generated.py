@@ -11,6 +11,8 @@
   (``enum``/``const`` values that are not ``Literal`` material) and :func:`text` (string
   constraints on a value parsed into another type, or a ``pattern`` pydantic's regex engine
   does not support). Values are compared the way JSON compares them (``1`` is not ``true``).
+- :data:`Base64`: ``format: byte``, bytes in Python and base64 text in JSON (pydantic's
+  ``Base64Bytes`` would decode the bytes a caller gives it).
 - :class:`PackageViews`: a generated plugin carries the function views ``load_openapi`` builds
   for its spec (``views.json``, definitions stored once) and hands them to
   :func:`sktypes.plugin_views` and the kernel, bound to the plugin's methods and typed with the
@@ -36,8 +38,9 @@ import pydantic
 import pydantic_core
 from pydantic_core import core_schema
 
+from sktypes._base64 import Base64
 from sktypes.errors import SktypesError
-from sktypes.jsondoc import FrozenDict, freeze
+from sktypes.jsondoc import FrozenDict, JsonDocument, freeze
 from sktypes.views import FunctionView, ReturnParameterView
 
 # MISSING is pydantic's own object, re-exported explicitly (``import ... as MISSING``) for
@@ -53,6 +56,7 @@ else:
 
 __all__ = [
     "VIEWS_FILE",
+    "Base64",
     "VIEWS_FORMAT",
     "Binding",
     "Discriminated",
@@ -388,6 +392,16 @@ class PackageViews:
                     files = importlib.resources.files(self._package)
                     self._loaded = load_views((files / self._resource).read_bytes())
         return self._loaded
+
+    def return_schema(self, name: str) -> JsonDocument | None:
+        """The declared response schema of the function called ``name`` (``None``: none).
+
+        What the runtime checks a response against for drift (:mod:`sktypes.remote`).
+        """
+        for view in self._load()[0]:
+            if view.name == name:
+                return view.return_parameter.schema
+        return None
 
     def _typed_views(self, owner: type) -> list[_Typed]:
         found = self._typed.get(owner)

@@ -106,7 +106,7 @@ def plugin_module(ctx: PluginContext, header: str, *, sync: bool) -> str:
     """``plugin.py`` of a single-module package: the class with every operation."""
     models = [(".models", ctx.model_names)] if ctx.model_names else []
     needs = imports(e for op in ctx.operations for e in op.annotations())
-    needs |= runtime_imports(ctx.operations, credentials=bool(ctx.credentials))
+    needs |= runtime_imports(ctx.operations)
     needs |= iterator_imports(
         (op.pages for op in ctx.operations), (op.stream for op in ctx.operations), sync
     )
@@ -124,33 +124,22 @@ def plugin_module(ctx: PluginContext, header: str, *, sync: bool) -> str:
 
 
 def plugin_class_imports(ctx: PluginContext) -> set[Import]:
-    """What the plugin class itself needs (its constructor and credentials)."""
-    needs = {Import("httpx"), Import("sktypes.generated", "PackageViews")}
-    if any("basic_auth(" in c for c in ctx.credentials):
-        needs.add(Import("sktypes.generated", "basic_auth"))
-    return needs
+    """What the plugin class itself needs (its constructor and security schemes)."""
+    return {Import("httpx"), Import("sktypes.generated", "PackageViews")} | ctx.init.needs
 
 
-def runtime_imports(
-    operations: list[OperationContext], *, base: bool = True, credentials: bool = False
-) -> set[Import]:
+def runtime_imports(operations: list[OperationContext], *, base: bool = True) -> set[Import]:
     """What a module imports from ``sktypes`` to define and run operations."""
-    return {Import(_RUNTIME, n) for n in runtime_names(operations, base, credentials)} | (
+    return {Import(_RUNTIME, n) for n in runtime_names(operations, base)} | (
         {Import("sktypes", "kernel_function")} if operations else set()
     )
 
 
-def runtime_names(
-    operations: list[OperationContext], base: bool = True, credentials: bool = False
-) -> list[str]:
+def runtime_names(operations: list[OperationContext], base: bool = True) -> list[str]:
     """What a module imports from ``sktypes.remote`` (unused imports would fail ruff)."""
     names = ["ApiClient"] if base else []
     if operations:
         names.append("Request")
-    if credentials:
-        names.append("Credential")
-    if any(op.result_kind == "json" for op in operations):
-        names.append("parse_json")
     return sorted(names)
 
 

@@ -495,7 +495,7 @@ class TypeBuilder:
             return FLOAT  # a Decimal is written back as a string: the number would change type
         if row.module == "builtins":
             return Name(row.name)
-        if row.module in ("pydantic",):
+        if row.module in ("pydantic", "sktypes.generated"):
             return Name(row.name, Import(row.module, row.name))
         return Name(f"{row.module}.{row.name}", Import(row.module))
 

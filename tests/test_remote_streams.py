@@ -22,7 +22,16 @@ from hypothesis import strategies as st
 import sktypes as sk
 from sktypes.errors import RemoteResponseError, StreamItemError
 from sktypes.kernel_openapi import openapi_functions, openapi_stream
-from sktypes.remote import ApiClient, ApiError, Request, ServerSentEvent, Stream, iterate_stream
+from sktypes.remote import (
+    ApiClient,
+    ApiError,
+    Request,
+    ResponseDriftError,
+    ResponseDriftWarning,
+    ServerSentEvent,
+    Stream,
+    iterate_stream,
+)
 from sktypes.remote._streams import StreamParser
 from tests.remote_server import RemoteServer, Reply
 from tests.remote_util import REMOTE_SPEC, import_generated, load, operation_spec
@@ -340,7 +349,7 @@ def test_a_malformed_item_raises_with_its_position(shop: Any, remote_server: Rem
     assert str(info.value).startswith("streamLines: item 2 (line 3): not JSON")
 
 
-def test_an_item_that_breaks_the_schema_raises_with_its_position(
+def test_an_item_that_breaks_the_schema_is_yielded_with_a_drift_warning(
     shop: Any, remote_server: RemoteServer
 ) -> None:
     body = '{"n": 0, "text": "a"}\n{"n": "one"}\n'
@@ -348,8 +357,14 @@ def test_an_item_that_breaks_the_schema_raises_with_its_position(
         "GET", "/stream/jsonl", Reply(200, body, {"Content-Type": "application/jsonl"})
     )
     plugin = shop.StreamsShopPlugin(remote_server.url)
-    with pytest.raises(StreamItemError, match=r"item 1 \(line 2\): not what the stream declares"):
-        list(plugin.stream_lines_sync())
+    with pytest.warns(ResponseDriftWarning) as caught:
+        first, second = list(plugin.stream_lines_sync())
+    assert first == shop.models.Tick(n=0, text="a")
+    assert second.n == "one" and "text" not in second.model_fields_set  # as received
+    drift = sorted((w.message.item, w.message.pointer, w.message.value) for w in caught)
+    assert drift == [(1, "", {"n": "one"}), (1, "/n", "one")]
+    assert all(w.message.body == '{"n": "one"}' for w in caught)
+    assert all(w.filename == __file__ for w in caught)  # the caller's line
 
 
 def test_a_stream_cut_short_raises(shop: Any, remote_server: RemoteServer) -> None:
@@ -363,7 +378,7 @@ def test_a_stream_cut_short_raises(shop: Any, remote_server: RemoteServer) -> No
 
 def test_an_error_status_raises_before_any_item(shop: Any, remote_server: RemoteServer) -> None:
     remote_server.script("GET", "/stream/sse", Reply(503, {"code": "busy", "message": "later"}))
-    plugin = shop.StreamsShopPlugin(remote_server.url)
+    plugin = shop.StreamsShopPlugin(remote_server.url, retries=0)
     with pytest.raises(ApiError) as info:
         list(plugin.stream_events_sync())
     assert info.value.status_code == 503 and "busy" in info.value.body
@@ -397,18 +412,24 @@ def test_a_32_package_reads_typed_events_and_a_query_stream(
     assert remote_server.requests[-1].method == "QUERY"
 
 
-def test_an_event_name_the_stream_does_not_declare_is_refused(
+def test_an_event_name_the_stream_does_not_declare_is_drift(
     tmp_path: Path, remote_server: RemoteServer
 ) -> None:
     body = 'event: tick\ndata: {"n": 0, "text": "a"}\n\nevent: oops\ndata: {"count": 1}\n\n'
     sse = {"Content-Type": "text/event-stream"}
-    remote_server.script("GET", "/stream/sse", Reply(200, body, sse))
+    remote_server.script("GET", "/stream/sse", Reply(200, body, sse), Reply(200, body, sse))
     spec = Path(REMOTE_SPEC).with_name("streams_32.yaml")
     package = import_generated(spec, tmp_path, "streams_32_names")
-    events = package.Streams32NamesPlugin(remote_server.url).ticks_sync()
+    plugin = package.Streams32NamesPlugin(remote_server.url)
+    with pytest.warns(ResponseDriftWarning) as caught:
+        events = list(plugin.ticks_sync())
+    assert [e.event for e in events] == ["tick", "oops"] and events[1].data.count == 1
+    assert [(w.message.item, w.message.pointer) for w in caught] == [(1, "/event")]
+    events = plugin.ticks_sync(strict=True)
     assert next(events).data.n == 0
-    with pytest.raises(StreamItemError, match="event 'oops' is not one the stream declares"):
+    with pytest.raises(ResponseDriftError, match="item 1 of the stream breaks") as info:
         next(events)
+    assert info.value.item == 1 and info.value.problems[0].value == "oops"
 
 
 # --- kernel_openapi ------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 import httpx
 from sktypes import kernel_function
 from sktypes.generated import PackageViews
-from sktypes.remote import ApiClient, Request, parse_json
+from sktypes.remote import ApiClient, Request, Retry
 
 from .models import (
     GetDate1Result,
@@ -32,6 +32,8 @@ class DatePlugin(ApiClient):
         client: httpx.AsyncClient | None = None,
         sync_client: httpx.Client | None = None,
         timeout: float = 30.0,
+        retries: int | Retry = 2,
+        strict: bool = False,
     ) -> None:
         super().__init__(
             base_url,
@@ -39,6 +41,8 @@ class DatePlugin(ApiClient):
             sync_client=sync_client,
             timeout=timeout,
             default_base_url=DEFAULT_BASE_URL,
+            retries=retries,
+            strict=strict,
         )
 
     def _get_date1_request(self, numDays: int) -> Request:
@@ -49,17 +53,34 @@ class DatePlugin(ApiClient):
             query=[
                 ("numDays", numDays, "form", True),
             ],
+            accept=("application/json",),
         )
 
     @kernel_function(name="GetDate1")
-    async def get_date1(self, numDays: int) -> GetDate1Result:
-        """Gets the date with the current date offset by the specified number of days."""
-        response = await self._send(self._get_date1_request(numDays=numDays))
-        result: GetDate1Result = parse_json(GetDate1Result, response)
+    async def get_date1(self, numDays: int, *, strict: bool | None = None) -> GetDate1Result:
+        """Gets the date with the current date offset by the specified number of days.
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: GetDate1Result = await self._call(
+            self._get_date1_request(numDays=numDays),
+            GetDate1Result,
+            strict,
+        )
         return result
 
-    def get_date1_sync(self, numDays: int) -> GetDate1Result:
-        """Gets the date with the current date offset by the specified number of days."""
-        response = self._send_sync(self._get_date1_request(numDays=numDays))
-        result: GetDate1Result = parse_json(GetDate1Result, response)
+    def get_date1_sync(self, numDays: int, *, strict: bool | None = None) -> GetDate1Result:
+        """Gets the date with the current date offset by the specified number of days.
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: GetDate1Result = self._call_sync(
+            self._get_date1_request(numDays=numDays),
+            GetDate1Result,
+            strict,
+        )
         return result

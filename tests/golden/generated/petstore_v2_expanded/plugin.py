@@ -12,9 +12,10 @@ import httpx
 from pydantic import Field
 from sktypes import kernel_function
 from sktypes.generated import MISSING, PackageViews
-from sktypes.remote import ApiClient, Request, parse_json
+from sktypes.remote import ApiClient, Request, Retry
 
 from .models import (
+    Error,
     NewPet,
     Pet,
 )
@@ -36,6 +37,8 @@ class PetstoreV2ExpandedPlugin(ApiClient):
         client: httpx.AsyncClient | None = None,
         sync_client: httpx.Client | None = None,
         timeout: float = 30.0,
+        retries: int | Retry = 2,
+        strict: bool = False,
     ) -> None:
         super().__init__(
             base_url,
@@ -43,6 +46,8 @@ class PetstoreV2ExpandedPlugin(ApiClient):
             sync_client=sync_client,
             timeout=timeout,
             default_base_url=DEFAULT_BASE_URL,
+            retries=retries,
+            strict=strict,
         )
 
     def _find_pets_request(
@@ -58,6 +63,8 @@ class PetstoreV2ExpandedPlugin(ApiClient):
                 ("tags", tags, "form", False),
                 ("limit", limit, "form", False),
             ],
+            accept=("application/json",),
+            errors={"default": Error},
         )
 
     @kernel_function(name="findPets")
@@ -65,20 +72,42 @@ class PetstoreV2ExpandedPlugin(ApiClient):
         self,
         tags: list[str] | MISSING = MISSING,
         limit: Annotated[int, Field(ge=-2147483648, le=2147483647)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> list[Pet]:
-        """Returns all pets from the system that the user has access to"""
-        response = await self._send(self._find_pets_request(tags=tags, limit=limit))
-        result: list[Pet] = parse_json(list[Pet], response)
+        """Returns all pets from the system that the user has access to
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: list[Pet] = await self._call(
+            self._find_pets_request(tags=tags, limit=limit),
+            list[Pet],
+            strict,
+        )
         return result
 
     def find_pets_sync(
         self,
         tags: list[str] | MISSING = MISSING,
         limit: Annotated[int, Field(ge=-2147483648, le=2147483647)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> list[Pet]:
-        """Returns all pets from the system that the user has access to"""
-        response = self._send_sync(self._find_pets_request(tags=tags, limit=limit))
-        result: list[Pet] = parse_json(list[Pet], response)
+        """Returns all pets from the system that the user has access to
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: list[Pet] = self._call_sync(
+            self._find_pets_request(tags=tags, limit=limit),
+            list[Pet],
+            strict,
+        )
         return result
 
     def _add_pet_request(self, body: NewPet) -> Request:
@@ -89,19 +118,31 @@ class PetstoreV2ExpandedPlugin(ApiClient):
             body=body,
             content_type="application/json",
             send_body=True,
+            accept=("application/json",),
+            errors={"default": Error},
         )
 
     @kernel_function(name="addPet")
-    async def add_pet(self, body: NewPet) -> Pet:
-        """Creates a new pet in the store."""
-        response = await self._send(self._add_pet_request(body=body))
-        result: Pet = parse_json(Pet, response)
+    async def add_pet(self, body: NewPet, *, strict: bool | None = None) -> Pet:
+        """Creates a new pet in the store.
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Pet = await self._call(self._add_pet_request(body=body), Pet, strict)
         return result
 
-    def add_pet_sync(self, body: NewPet) -> Pet:
-        """Creates a new pet in the store."""
-        response = self._send_sync(self._add_pet_request(body=body))
-        result: Pet = parse_json(Pet, response)
+    def add_pet_sync(self, body: NewPet, *, strict: bool | None = None) -> Pet:
+        """Creates a new pet in the store.
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Pet = self._call_sync(self._add_pet_request(body=body), Pet, strict)
         return result
 
     def _find_pet_by_id_request(
@@ -115,25 +156,41 @@ class PetstoreV2ExpandedPlugin(ApiClient):
             path_params=[
                 ("id", id, "simple", False),
             ],
+            accept=("application/json",),
+            errors={"default": Error},
         )
 
     @kernel_function(name="find_pet_by_id")
     async def find_pet_by_id(
         self,
         id: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        *,
+        strict: bool | None = None,
     ) -> Pet:
-        """Returns a user based on a single ID, if the user does not have access to the pet"""
-        response = await self._send(self._find_pet_by_id_request(id=id))
-        result: Pet = parse_json(Pet, response)
+        """Returns a user based on a single ID, if the user does not have access to the pet
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Pet = await self._call(self._find_pet_by_id_request(id=id), Pet, strict)
         return result
 
     def find_pet_by_id_sync(
         self,
         id: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        *,
+        strict: bool | None = None,
     ) -> Pet:
-        """Returns a user based on a single ID, if the user does not have access to the pet"""
-        response = self._send_sync(self._find_pet_by_id_request(id=id))
-        result: Pet = parse_json(Pet, response)
+        """Returns a user based on a single ID, if the user does not have access to the pet
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Pet = self._call_sync(self._find_pet_by_id_request(id=id), Pet, strict)
         return result
 
     def _delete_pet_request(
@@ -147,19 +204,37 @@ class PetstoreV2ExpandedPlugin(ApiClient):
             path_params=[
                 ("id", id, "simple", False),
             ],
+            accept=("application/json",),
+            errors={"default": Error},
         )
 
     @kernel_function(name="deletePet")
     async def delete_pet(
         self,
         id: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        *,
+        strict: bool | None = None,
     ) -> None:
-        """deletes a single pet based on the ID supplied"""
-        await self._send(self._delete_pet_request(id=id))
+        """deletes a single pet based on the ID supplied
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        await self._call(self._delete_pet_request(id=id), None, strict)
 
     def delete_pet_sync(
         self,
         id: Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)],
+        *,
+        strict: bool | None = None,
     ) -> None:
-        """deletes a single pet based on the ID supplied"""
-        self._send_sync(self._delete_pet_request(id=id))
+        """deletes a single pet based on the ID supplied
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        self._call_sync(self._delete_pet_request(id=id), None, strict)

@@ -12,9 +12,10 @@ import httpx
 from pydantic import Field
 from sktypes import kernel_function
 from sktypes.generated import MISSING, PackageViews
-from sktypes.remote import ApiClient, Request, parse_json
+from sktypes.remote import ApiClient, Request, Retry
 
 from .models import (
+    Error,
     Pet,
 )
 
@@ -35,6 +36,8 @@ class PetstoreV3Plugin(ApiClient):
         client: httpx.AsyncClient | None = None,
         sync_client: httpx.Client | None = None,
         timeout: float = 30.0,
+        retries: int | Retry = 2,
+        strict: bool = False,
     ) -> None:
         super().__init__(
             base_url,
@@ -42,6 +45,8 @@ class PetstoreV3Plugin(ApiClient):
             sync_client=sync_client,
             timeout=timeout,
             default_base_url=DEFAULT_BASE_URL,
+            retries=retries,
+            strict=strict,
         )
 
     def _list_pets_request(
@@ -55,28 +60,48 @@ class PetstoreV3Plugin(ApiClient):
             query=[
                 ("limit", limit, "form", True),
             ],
+            accept=("application/json",),
+            errors={"default": Error},
         )
 
     @kernel_function(name="listPets")
     async def list_pets(
         self,
         limit: Annotated[int, Field(ge=-2147483648, le=100)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> Annotated[list[Pet], Field(max_length=100)]:
-        """List all pets"""
-        response = await self._send(self._list_pets_request(limit=limit))
-        result: Annotated[list[Pet], Field(max_length=100)] = parse_json(
-            Annotated[list[Pet], Field(max_length=100)], response
+        """List all pets
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Annotated[list[Pet], Field(max_length=100)] = await self._call(
+            self._list_pets_request(limit=limit),
+            Annotated[list[Pet], Field(max_length=100)],
+            strict,
         )
         return result
 
     def list_pets_sync(
         self,
         limit: Annotated[int, Field(ge=-2147483648, le=100)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> Annotated[list[Pet], Field(max_length=100)]:
-        """List all pets"""
-        response = self._send_sync(self._list_pets_request(limit=limit))
-        result: Annotated[list[Pet], Field(max_length=100)] = parse_json(
-            Annotated[list[Pet], Field(max_length=100)], response
+        """List all pets
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Annotated[list[Pet], Field(max_length=100)] = self._call_sync(
+            self._list_pets_request(limit=limit),
+            Annotated[list[Pet], Field(max_length=100)],
+            strict,
         )
         return result
 
@@ -88,16 +113,30 @@ class PetstoreV3Plugin(ApiClient):
             body=body,
             content_type="application/json",
             send_body=True,
+            accept=("application/json",),
+            errors={"default": Error},
         )
 
     @kernel_function(name="createPets")
-    async def create_pets(self, body: Pet) -> None:
-        """Create a pet"""
-        await self._send(self._create_pets_request(body=body))
+    async def create_pets(self, body: Pet, *, strict: bool | None = None) -> None:
+        """Create a pet
 
-    def create_pets_sync(self, body: Pet) -> None:
-        """Create a pet"""
-        self._send_sync(self._create_pets_request(body=body))
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        await self._call(self._create_pets_request(body=body), None, strict)
+
+    def create_pets_sync(self, body: Pet, *, strict: bool | None = None) -> None:
+        """Create a pet
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        self._call_sync(self._create_pets_request(body=body), None, strict)
 
     def _show_pet_by_id_request(self, petId: str) -> Request:
         return Request(
@@ -107,17 +146,29 @@ class PetstoreV3Plugin(ApiClient):
             path_params=[
                 ("petId", petId, "simple", False),
             ],
+            accept=("application/json",),
+            errors={"default": Error},
         )
 
     @kernel_function(name="showPetById")
-    async def show_pet_by_id(self, petId: str) -> Pet:
-        """Info for a specific pet"""
-        response = await self._send(self._show_pet_by_id_request(petId=petId))
-        result: Pet = parse_json(Pet, response)
+    async def show_pet_by_id(self, petId: str, *, strict: bool | None = None) -> Pet:
+        """Info for a specific pet
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Pet = await self._call(self._show_pet_by_id_request(petId=petId), Pet, strict)
         return result
 
-    def show_pet_by_id_sync(self, petId: str) -> Pet:
-        """Info for a specific pet"""
-        response = self._send_sync(self._show_pet_by_id_request(petId=petId))
-        result: Pet = parse_json(Pet, response)
+    def show_pet_by_id_sync(self, petId: str, *, strict: bool | None = None) -> Pet:
+        """Info for a specific pet
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Pet = self._call_sync(self._show_pet_by_id_request(petId=petId), Pet, strict)
         return result

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import httpx
 from sktypes.generated import PackageViews
+from sktypes.remote import Retry
 
 from .operations.estimates import (
     EstimatesOperations,
@@ -40,6 +41,8 @@ class UberSplitPlugin(
         client: httpx.AsyncClient | None = None,
         sync_client: httpx.Client | None = None,
         timeout: float = 30.0,
+        retries: int | Retry = 2,
+        strict: bool = False,
     ) -> None:
         super().__init__(
             base_url,
@@ -47,4 +50,6 @@ class UberSplitPlugin(
             sync_client=sync_client,
             timeout=timeout,
             default_base_url=DEFAULT_BASE_URL,
+            retries=retries,
+            strict=strict,
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import httpx
 from sktypes import kernel_function
 from sktypes.generated import PackageViews
-from sktypes.remote import ApiClient, Request, parse_json
+from sktypes.remote import ApiClient, Request, Retry
 
 from .models import (
     GetWeatherForecast1Result,
@@ -32,6 +32,8 @@ class WeatherPlugin(ApiClient):
         client: httpx.AsyncClient | None = None,
         sync_client: httpx.Client | None = None,
         timeout: float = 30.0,
+        retries: int | Retry = 2,
+        strict: bool = False,
     ) -> None:
         super().__init__(
             base_url,
@@ -39,6 +41,8 @@ class WeatherPlugin(ApiClient):
             sync_client=sync_client,
             timeout=timeout,
             default_base_url=DEFAULT_BASE_URL,
+            retries=retries,
+            strict=strict,
         )
 
     def _get_weather_forecast1_request(self, date: str) -> Request:
@@ -49,17 +53,44 @@ class WeatherPlugin(ApiClient):
             query=[
                 ("date", date, "form", True),
             ],
+            accept=("application/json",),
         )
 
     @kernel_function(name="GetWeatherForecast1")
-    async def get_weather_forecast1(self, date: str) -> GetWeatherForecast1Result:
-        """Gets the weather forecast for the specified date and the current location, and time."""
-        response = await self._send(self._get_weather_forecast1_request(date=date))
-        result: GetWeatherForecast1Result = parse_json(GetWeatherForecast1Result, response)
+    async def get_weather_forecast1(
+        self,
+        date: str,
+        *,
+        strict: bool | None = None,
+    ) -> GetWeatherForecast1Result:
+        """Gets the weather forecast for the specified date and the current location, and time.
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: GetWeatherForecast1Result = await self._call(
+            self._get_weather_forecast1_request(date=date),
+            GetWeatherForecast1Result,
+            strict,
+        )
         return result
 
-    def get_weather_forecast1_sync(self, date: str) -> GetWeatherForecast1Result:
-        """Gets the weather forecast for the specified date and the current location, and time."""
-        response = self._send_sync(self._get_weather_forecast1_request(date=date))
-        result: GetWeatherForecast1Result = parse_json(GetWeatherForecast1Result, response)
+    def get_weather_forecast1_sync(
+        self,
+        date: str,
+        *,
+        strict: bool | None = None,
+    ) -> GetWeatherForecast1Result:
+        """Gets the weather forecast for the specified date and the current location, and time.
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: GetWeatherForecast1Result = self._call_sync(
+            self._get_weather_forecast1_request(date=date),
+            GetWeatherForecast1Result,
+            strict,
+        )
         return result
