@@ -250,9 +250,18 @@ def _mypy(package: Path) -> int:
 
 
 def _credentials(cls: type) -> dict[str, str]:
-    fixed = {"base_url", "client", "sync_client", "timeout"}
+    """A made-up value for each credential keyword of a generated plugin's constructor.
+
+    Credentials are the keyword-only parameters defaulting to None (``retries``, ``strict``
+    and ``timeout`` have other defaults; the clients are given by the harness).
+    """
+    fixed = {"base_url", "client", "sync_client"}
     params = inspect.signature(cls).parameters.values()
-    return {p.name: "secret" for p in params if p.kind is p.KEYWORD_ONLY and p.name not in fixed}
+    return {
+        p.name: "secret"
+        for p in params
+        if p.kind is p.KEYWORD_ONLY and p.default is None and p.name not in fixed
+    }
 
 
 def _run_mode(
