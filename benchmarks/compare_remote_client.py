@@ -57,6 +57,15 @@ def _ours(spec: Path, out: Path, name: str) -> Any:
     return importlib.import_module(name)
 
 
+def _plugin_class(package: Any) -> Any:
+    """The generated plugin class of ``package`` (named after the package)."""
+    from sktypes.remote import ApiClient
+
+    return next(
+        v for v in vars(package).values() if isinstance(v, type) and issubclass(v, ApiClient)
+    )
+
+
 def _outcome(call: Callable[[], Any]) -> str:
     try:
         value = call()
@@ -71,7 +80,7 @@ class Compare:
 
     def __init__(self, server: RemoteServer, ours: Any, opc: Any) -> None:
         self.server = server
-        self.ours = ours.RemoteShopPlugin(server.url)
+        self.ours = _plugin_class(ours)(server.url)
         self.opc_module = opc
         self.opc = opc.Client(base_url=server.url) if opc is not None else None
         self.rows: list[tuple[str, str, str]] = []
@@ -100,7 +109,7 @@ def _rows(c: Compare) -> None:
             c.ours.get_item_sync(id=99)
         except Exception as exc:
             parsed = getattr(exc, "parsed", None)
-            kind = type(parsed).__name__ if parsed is not None else "no .parsed"
+            kind = f"`.parsed` is `{type(parsed).__name__}`" if parsed is not None else "no .parsed"
             return f"raises `{type(exc).__name__}` {getattr(exc, 'status_code', '?')}, {kind}"
         return "returns"
 
@@ -201,7 +210,7 @@ def _rows(c: Compare) -> None:
         make = getattr(remote, "ClientCredentials", None)
         if make is None:
             return "no `ClientCredentials` (not in this version)"
-        plugin = type(c.ours)(s.url, oauth=make("client-1", "secret-1", scopes=["read"]))
+        plugin = type(c.ours)(s.url, oauth_token=make("client-1", "secret-1", scopes=["read"]))
         who = plugin.who_am_i_sync()
         return f"token fetched from tokenUrl: {who.client_id}, {s.tokens_issued} grant"
 
@@ -221,6 +230,78 @@ def _rows(c: Compare) -> None:
         return f"no keyword (headers by hand): returns `{type(value).__name__}`"
 
     c.row("API key from `securitySchemes`", key_ours, key_theirs)
+
+    def basic_ours() -> Any:
+        plugin = type(c.ours)(s.url, basic_username="user", basic_password="pass")
+        ok = plugin.check_basic_sync().ok
+        sent = [r.headers.get("x-api-key") for r in s.requests]
+        alone = sent == [None]
+        return f"`basic_username=`/`basic_password=`: {ok}, no other credential sent: {alone}"
+
+    def basic_theirs() -> Any:
+        value = c.api("check_basic").sync(client=c.opc)
+        return f"no keyword (headers by hand): returns `{type(value).__name__}`"
+
+    c.row("HTTP basic from `securitySchemes`", basic_ours, basic_theirs)
+
+    # what the API sends -------------------------------------------------------------------
+    def accept(call: Callable[[], Any]) -> Callable[[], str]:
+        def run() -> str:
+            call()
+            return f"sends `Accept: {s.requests[-1].headers.get('accept')}`"
+
+        return run
+
+    c.row(
+        "`Accept` header (`getItem` declares JSON)",
+        accept(lambda: c.ours.get_item_sync(id=1)),
+        accept(lambda: c.api("get_item").sync(client=c.opc, id=1)),
+    )
+
+    def xml(call: Callable[[], Any]) -> Callable[[], Any]:
+        def run() -> Any:
+            s.script("GET", "/items/1", Reply(200, "<item/>", {"Content-Type": "application/xml"}))
+            return call()
+
+        return run
+
+    def xml_ours() -> str:
+        from sktypes.remote import UnexpectedMediaType
+
+        try:
+            c.ours.get_item_sync(id=1)
+        except UnexpectedMediaType as exc:
+            said = f"`.media_type` {exc.media_type}, `.body` {exc.body!r}"
+            return f"raises `UnexpectedMediaType`: {said}"
+        return "returns (no error)"
+
+    c.row(
+        "XML where JSON was declared",
+        xml(xml_ours),
+        xml(lambda: f"returns `{c.api('get_item').sync(client=c.opc, id=1)!r}`"),
+    )
+
+    def drifted(call: Callable[[], Any]) -> Callable[[], Any]:
+        def run() -> Any:
+            s.script("GET", "/items/1", Reply(200, {"id": "1", "name": "item-1"}))
+            return call()
+
+        return run
+
+    def drift_ours() -> str:
+        import warnings
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            item = c.ours.get_item_sync(id=1)
+        said = [str(getattr(w.message, "pointer", "?")) for w in caught]
+        return f"returns `{type(item).__name__}(id={item.id!r})`, warns at {', '.join(said)}"
+
+    c.row(
+        "a body breaking its schema (`id` a string)",
+        drifted(drift_ours),
+        drifted(lambda: f"returns `{c.api('get_item').sync(client=c.opc, id=1)!r}`"),
+    )
 
     # streams -------------------------------------------------------------------------------
     def sse_ours() -> Any:
@@ -277,7 +358,7 @@ def main() -> None:
 
         def ours_32() -> str:
             package = _ours(SPEC_32, out, "compare_32")
-            return f"generated, {len(package.Streams32Plugin.__function_views__())} operations"
+            return f"generated, {len(_plugin_class(package).__function_views__())} operations"
 
         row = ("OpenAPI 3.2 document (`itemSchema`)", _outcome(ours_32), f"refused: {refused}")
         compare.rows.append(row)
