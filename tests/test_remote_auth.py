@@ -32,6 +32,7 @@ from tests.remote_rules import (
     text,
 )
 from tests.remote_server import RemoteServer, Reply
+from tests.remote_util import REMOTE_SPEC, import_generated
 
 CLIENT = ClientCredentials("client-1", "secret-1")
 
@@ -253,3 +254,32 @@ def test_serve_header_errors_exit_2_naming_the_header(remote_server: RemoteServe
     )
     assert bad.exit_code == 2
     assert "'X-Key'" in bad.output and "bad-value-1" not in bad.output
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The package of tests/specs/remote_api.yaml (the golden remote_shop's spec)."""
+    return import_generated(REMOTE_SPEC, tmp_path_factory.mktemp("auth"), "auth_shop")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_http_basic_of_the_shop_spec_sends_basic_alone(
+    shop: Any, remote_server: RemoteServer, mode: str
+) -> None:
+    """remote_api.yaml's checkBasic (security: basic) sends only its own credential."""
+    plugin = shop.AuthShopPlugin(
+        remote_server.url,
+        api_key="key-1",
+        basic_username="user",
+        basic_password="pass",
+        oauth_token=CLIENT,
+    )
+    assert call(plugin, mode, "check_basic").ok is True
+    (seen,) = remote_server.seen("GET", "/secure/basic")
+    assert seen.headers["authorization"] == "Basic dXNlcjpwYXNz"  # user:pass
+    assert "x-api-key" not in seen.headers and remote_server.tokens_issued == 0
+    wrong = shop.AuthShopPlugin(remote_server.url, basic_username="user", basic_password="nope-9")
+    with pytest.raises(ApiError) as raised:
+        call(wrong, mode, "check_basic")
+    assert raised.value.status_code == 401 and type(raised.value.parsed).__name__ == "Error"
+    assert "nope-9" not in str(raised.value) and "nope-9" not in repr(wrong)
