@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import email
+import email.policy
 import json
 import warnings
+from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
 import httpx
 import pytest
@@ -45,7 +49,9 @@ from tests.remote_rules import (
     text,
 )
 from tests.remote_server import RemoteServer, Reply
+from tests.remote_util import import_generated
 
+BYTE = {"type": "string", "format": "byte"}
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
 XML = Reply(200, "<item><id>1</id></item>", {"Content-Type": "application/xml"})
 
@@ -280,6 +286,84 @@ def test_format_byte_in_a_json_body_and_a_response() -> None:
     assert Blob(data=b"\xff\xfe").model_dump(mode="json") == {"data": "//4="}
     with pytest.raises(pydantic.ValidationError, match="not base64"):
         Blob.model_validate_json('{"data": "//4"}')
+
+
+BYTES_EVERYWHERE = {
+    "openapi": "3.0.3",
+    "info": {"title": "Bytes Everywhere", "version": "1"},
+    "paths": {
+        "/p/{blob}": {
+            "post": {
+                "operationId": "form",
+                "parameters": [
+                    {"name": "blob", "in": "path", "required": True, "schema": BYTE},
+                    {"name": "c", "in": "cookie", "schema": BYTE},
+                    {"name": "q", "in": "query", "schema": {"type": "array", "items": BYTE}},
+                ],
+                "requestBody": {
+                    "content": {
+                        "application/x-www-form-urlencoded": {
+                            "schema": {"type": "object", "properties": {"f": BYTE}}
+                        }
+                    }
+                },
+                "responses": {"204": {"description": "ok"}},
+            }
+        },
+        "/m": {
+            "post": {
+                "operationId": "multi",
+                "requestBody": {
+                    "content": {
+                        "multipart/form-data": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {
+                                    "f": BYTE,
+                                    "fs": {"type": "array", "items": BYTE},
+                                    "raw": {"type": "string", "format": "binary"},
+                                },
+                            }
+                        }
+                    }
+                },
+                "responses": {"204": {"description": "ok"}},
+            }
+        },
+    },
+}
+
+
+def test_format_byte_in_path_cookie_form_and_multipart(tmp_path: Path) -> None:
+    """Base64 in every location; in multipart a text part, while format: binary is a file."""
+    spec = tmp_path / "bytes.json"
+    spec.write_text(json.dumps(BYTES_EVERYWHERE))
+    package = import_generated(spec, tmp_path / "out", "bytes_everywhere")
+    seen: list[httpx.Request] = []
+
+    def api(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(204)
+
+    client = httpx.Client(transport=httpx.MockTransport(api))
+    plugin = package.BytesEverywherePlugin("https://api.test", sync_client=client)
+    raw = b"\xff\x00\r\n/+?"
+    text = base64.b64encode(raw).decode()  # '/wANCi8rPw=='
+    plugin.form_sync(blob=raw, c=raw, q=[raw, b"a"], body=package.models.FormBody(f=raw))
+    plugin.multi_sync(body=package.models.MultiBody(f=raw, fs=[raw], raw=raw))
+    form, multi = seen
+    assert form.url.raw_path.decode() == "/p/%2FwANCi8rPw%3D%3D?q=%2FwANCi8rPw%3D%3D&q=YQ%3D%3D"
+    assert form.headers["cookie"] == f"c={text}"
+    assert parse_qs(form.content.decode()) == {"f": [text]}
+    parts = email.message_from_bytes(
+        b"Content-Type: " + multi.headers["content-type"].encode() + b"\r\n\r\n" + multi.content,
+        policy=email.policy.HTTP,
+    )
+    got = {p.get_param("name", header="content-disposition"): p for p in parts.iter_parts()}
+    assert got["f"].get_payload(decode=True) == text.encode()  # base64 text, no filename
+    assert got["f"].get_filename() is None and got["fs"].get_payload(decode=True) == text.encode()
+    assert got["raw"].get_payload(decode=True) == raw  # format: binary: the bytes, a file part
+    assert got["raw"].get_content_type() == "application/octet-stream"
 
 
 # --- drift ----------------------------------------------------------------------------

@@ -29,8 +29,9 @@ and OpenAPI's parameter serialization and body encoding:
   with a line break or another control character raises :class:`RemoteRequestError`;
 - the body as JSON (``application/json``, ``*+json``, no content type), form fields,
   multipart parts (bytes, file objects and ``(filename, content[, type])`` tuples become
-  file parts), or raw text/bytes for any other media type. A wildcard media type (``*/*``,
-  ``application/*``, ``image/*``) becomes a concrete one: the caller's, else the one the
+  file parts, but a model's ``format: byte`` field is a base64 text part), or raw
+  text/bytes for any other media type. A wildcard media type (``*/*``, ``application/*``,
+  ``image/*``) becomes a concrete one: the caller's, else the one the
   bytes' signature proves (PNG, JPEG, GIF, WebP, PDF), else JSON for data, text for ``str``,
   ``application/octet-stream`` for bytes — never one the declared types exclude;
 - ``bytes`` in a parameter or a JSON value are base64 text (``format: byte``).

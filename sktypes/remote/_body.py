@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import re
+import typing
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pydantic
 
+from sktypes._base64 import Base64
 from sktypes.errors import RemoteRequestError
 from sktypes.generated import MISSING
 from sktypes.remote._media import is_json, media_type, request_media_type, sniff
@@ -78,14 +80,33 @@ def _file_part(name: str, value: Any) -> tuple[str, Any]:
     return name, (filename, value, "application/octet-stream")
 
 
+def _mentions_base64(annotation: Any) -> bool:
+    if annotation == Base64:
+        return True
+    return any(_mentions_base64(arg) for arg in typing.get_args(annotation))
+
+
+def _base64_fields(body: Any) -> set[str]:
+    """The names on the wire of a model's ``format: byte`` fields (``Base64``, lists too)."""
+    if not isinstance(body, pydantic.BaseModel):
+        return set()
+    return {
+        field.alias or name
+        for name, field in type(body).model_fields.items()
+        if _mentions_base64(field.rebuild_annotation())
+    }
+
+
 def _multipart(body: Any, operation: str) -> dict[str, Any]:
+    """Multipart parts: ``format: byte`` fields are base64 text parts, other bytes files."""
     data: dict[str, list[str]] = {}
     files: list[tuple[str, Any]] = []
+    encoded = _base64_fields(body)
     for name, value in _form_fields(body, operation).items():
         if value is None:
             continue
         items = value if isinstance(value, list) else [value]
-        if all(_is_file(v) or isinstance(v, tuple) for v in items):
+        if name not in encoded and all(_is_file(v) or isinstance(v, tuple) for v in items):
             files.extend(_file_part(name, v) for v in items)
             continue
         plain = to_json(value)
