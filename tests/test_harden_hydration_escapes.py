@@ -89,4 +89,5 @@ def test_the_repr_of_any_json_value_hydrates_back_to_it(value: Any) -> None:
     """Whatever Python's ``repr`` writes (quotes, escapes, ``True``/``None``) reads back exactly."""
     assert sk.hydrate(Any, repr(value)) == value
     if isinstance(value, (dict, list)):  # in prose, as a model writes it
-        assert sk.hydrate(Any, f"Here it is: {value!r}\nDone.") == value
+        got: object = sk.hydrate(Any, f"Here it is: {value!r}\nDone.")
+        assert got == value

@@ -32,8 +32,8 @@ from typing import Any
 
 import httpx
 import orjson
-import yaml
 
+from sktypes._documents import read_document
 from sktypes.auth import SecurityCredentials, apply_credentials
 from sktypes.cli._targets import TargetError, load_module, load_object
 from sktypes.content._codec import to_plain_json
@@ -262,12 +262,8 @@ async def _collected(value: Any) -> Any:
 def _document(path: Path, options: LoadOptions) -> list[_Item]:
     if not path.is_file():
         raise TargetError("no such file", file=str(path))
-    raw = path.read_bytes()
-    try:
-        data = orjson.loads(raw) if path.suffix == ".json" else yaml.safe_load(raw)
-    except (orjson.JSONDecodeError, yaml.YAMLError) as exc:
-        what = f"not valid JSON/YAML: {str(exc).splitlines()[0]}"
-        raise TargetError(what, file=str(path)) from None
+    # the one loader of every document (size, depth and alias limits; its messages)
+    _, data = read_document(path, str(path), TargetError)
     if isinstance(data, dict) and ("openapi" in data or "swagger" in data):
         from sktypes.openapi import load_openapi
 
@@ -507,7 +503,7 @@ def _recorded_spec(module: types.ModuleType, options: LoadOptions) -> OpenApiPlu
     if not link.is_file():
         return None
     try:
-        record = orjson.loads(link.read_bytes())
+        _, record = read_document(link, str(link), TargetError, regular_only=True, strict_json=True)
         spec = (folder / record["spec"]).resolve()
         recorded = record.get("options", {})
         plugin = load_openapi(spec, validate=bool(recorded.get("validate", True)))
