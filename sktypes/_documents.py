@@ -56,6 +56,7 @@ __all__ = [
     "parse_document",
     "read_document",
     "read_file",
+    "same_bytes",
 ]
 
 _INT_MIN, _INT_MAX = -(2**63), 2**64 - 1
@@ -113,6 +114,27 @@ def read_file(
     if len(raw) > limit:
         raise _size_error(error, display, None, limit)
     return raw
+
+
+def same_bytes(path: Path, data: bytes) -> bool | None:
+    """Whether a regular file holds exactly ``data`` (``None``: it cannot be read).
+
+    Its size is compared first, so at most ``len(data)`` bytes are ever read, without
+    blocking (the one loader's reader, regular files only).
+    """
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    if info.st_size != len(data):
+        return False
+    limits = DocumentLimits(max_bytes=len(data))
+    try:
+        return read_file(path, str(path), limits, SktypesError, regular_only=True) == data
+    except SktypesError:
+        return None
 
 
 def decode_utf8(raw: bytes, display: str, error: type[SktypesError]) -> str:

@@ -29,7 +29,9 @@ from typing import Any
 
 import orjson
 
+from sktypes._documents import read_document, read_file
 from sktypes.errors import GenerationError, SktypesError
+from sktypes.limits import DEFAULT_LIMITS
 from sktypes.openapi import spec_files
 
 __all__ = ["LINK_FILE", "GenerationOptions", "Link", "read_link", "spec_inputs", "write_link"]
@@ -110,7 +112,7 @@ class Link:
         for path, digest in self.inputs.items():
             try:
                 now = file_digest(path)
-            except OSError:
+            except GenerationError:
                 yield path, "missing"
                 continue
             if now != digest:
@@ -118,8 +120,16 @@ class Link:
 
 
 def file_digest(path: Path) -> str:
-    """The SHA-256 of a file's bytes."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """The SHA-256 of a file's bytes, read by the one loader's reader.
+
+    Only a regular file is read (a device or a FIFO is refused without being opened, so
+    nothing blocks or grows without end), within :attr:`DocumentLimits.max_bytes`.
+
+    Raises:
+        GenerationError: the file cannot be read, or is refused (the message says why).
+    """
+    raw = read_file(path, str(path), DEFAULT_LIMITS, GenerationError, regular_only=True)
+    return hashlib.sha256(raw).hexdigest()
 
 
 def spec_inputs(spec: Path, *, ref_roots: Iterable[Path] = ()) -> list[Path]:
@@ -168,14 +178,23 @@ def read_link(package_dir: Path) -> Link | None:
     """The package's link record, or ``None`` when it has none.
 
     Raises:
-        GenerationError: the record is not valid JSON or misses a field (names the file).
+        GenerationError: the record is not a regular file, not valid JSON (its line), or
+            misses a field (names the file).
     """
     file = package_dir / LINK_FILE
-    if not file.is_file():
+    if not os.path.lexists(file):
         return None
     where = str(file)
+    # the one loader: a regular file only (never a device or a FIFO), within the limits
     try:
-        data = orjson.loads(file.read_bytes())
+        _, data = read_document(file, where, GenerationError, regular_only=True, strict_json=True)
+    except GenerationError as exc:
+        if not exc.message.startswith("invalid JSON: "):
+            raise
+        place = f" ({exc.where})" if exc.where else ""
+        problem = f"not valid JSON: {exc.message.removeprefix('invalid JSON: ')}{place}"
+        raise GenerationError(problem, file=where) from None
+    try:
         base = package_dir.resolve()
         inputs = {(base / str(k)).resolve(): str(v) for k, v in dict(data["inputs"]).items()}
         return Link(
@@ -185,8 +204,6 @@ def read_link(package_dir: Path) -> Link | None:
             inputs=inputs,
             options=GenerationOptions.from_dict(data.get("options", {}), where),
         )
-    except orjson.JSONDecodeError as exc:
-        raise GenerationError(f"not valid JSON: {exc}", file=where) from None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise GenerationError(
             f"not a link record: missing or malformed {exc}", file=where

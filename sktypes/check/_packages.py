@@ -10,17 +10,21 @@ the header naming the spec's file name) is paired with a spec of that name nearb
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sktypes._documents import read_file, same_bytes
 from sktypes.check._findings import Finding, display
+from sktypes.check._tree import entry_problem, inside, repository_of
 from sktypes.errors import SktypesError
+from sktypes.limits import DEFAULT_LIMITS
 
 if TYPE_CHECKING:
-    from sktypes_codegen._link import GenerationOptions
+    from sktypes_codegen._link import GenerationOptions, Link
 
 __all__ = ["check_package", "is_package_root", "package_of"]
 
@@ -43,10 +47,13 @@ def header(path: Path) -> re.Match[str] | None:
 
 
 def is_package_root(path: Path) -> bool:
-    """A generated package's root: a link record, or ``__init__.py`` with the header."""
+    """A generated package's root: a link record, or ``__init__.py`` with the header.
+
+    A link record counts whatever it is (a symlink, a FIFO): checking the package reports it.
+    """
     from sktypes_codegen._link import LINK_FILE
 
-    if (path / LINK_FILE).is_file() and (path / "__init__.py").is_file():
+    if os.path.lexists(path / LINK_FILE) and (path / "__init__.py").is_file():
         return True
     return (path / "plugin.py").is_file() and header(path / "__init__.py") is not None
 
@@ -62,31 +69,94 @@ def package_of(path: Path) -> Path | None:
 
 
 def check_package(package: Path) -> list[Finding]:
-    """Check one generated package directory."""
-    from sktypes_codegen._link import read_link
+    """Check one generated package directory.
 
+    What its link record names is read only inside the repository (:mod:`._tree`): the
+    spec, every input and every ``ref_root``; anything else is a finding, not a read.
+    """
+    from sktypes_codegen._link import LINK_FILE, read_link
+
+    tree = repository_of(package, package.parent.parent)
+    record = package / LINK_FILE
+    problem = entry_problem(record, tree)
+    if problem is not None:
+        return [Finding(display(record), "", problem)]
     try:
         link = read_link(package)
     except SktypesError as exc:
         return [Finding(exc.file or str(package), exc.where or "", exc.message)]
     if link is None:
-        return _check_legacy(package)
-    changed = list(link.changed_inputs())
-    if changed:
-        spec = display(link.spec)
-        return [
-            Finding(
-                display(path),
-                "",
-                f"{state} since package {display(package)} was generated from it: regenerate "
-                f"it (sktypes generate {spec} -o {display(package.parent)} --name {link.name})",
-            )
-            for path, state in changed
-        ]
-    return _compare(package, link.spec, link.name, link.options)
+        return _check_legacy(package, tree)
+    refused = _outside(link, record, tree)
+    if refused:
+        return refused
+    findings: list[Finding] = []
+    changed: list[tuple[Path, str]] = []
+    for path, digest in link.inputs.items():
+        problem = entry_problem(path, tree)
+        if problem is not None:
+            findings.append(Finding(display(path), "", problem))
+            continue
+        try:
+            now = _digest(path)
+        except FileNotFoundError:
+            changed.append((path, "missing"))
+            continue
+        except SktypesError as exc:
+            findings.append(Finding(display(path), exc.where or "", exc.message))
+            continue
+        if now != digest:
+            changed.append((path, "changed"))
+    spec = display(link.spec)
+    findings.extend(
+        Finding(
+            display(path),
+            "",
+            f"{state} since package {display(package)} was generated from it: regenerate "
+            f"it (sktypes generate {spec} -o {display(package.parent)} --name {link.name})",
+        )
+        for path, state in changed
+    )
+    if findings:
+        return findings
+    return _compare(package, link.spec, link.name, link.options, tree)
 
 
-def _compare(package: Path, spec: Path, name: str, options: GenerationOptions) -> list[Finding]:
+def _outside(link: Link, record: Path, tree: Path) -> list[Finding]:
+    """A finding for each path the record names outside the repository (nothing is read)."""
+    named = [
+        ("the spec", link.spec),
+        *(("a ref_root", root) for root in link.options.ref_dirs(link.package)),
+    ]
+    named += [("an input", path) for path in link.inputs]
+    return [
+        Finding(
+            display(path),
+            "",
+            f"{what} recorded in {display(record)} is outside the repository ({display(tree)}): "
+            "not read",
+        )
+        for what, path in named
+        if not inside(path, tree)
+    ]
+
+
+def _digest(path: Path) -> str:
+    """The SHA-256 of a regular file, read by the one loader's reader (within its limits).
+
+    Raises:
+        FileNotFoundError: there is no such file.
+        SktypesError: it is refused (not a regular file, too large) or cannot be read.
+    """
+    if not os.path.lexists(path):
+        raise FileNotFoundError(path)
+    raw = read_file(path, display(path), DEFAULT_LIMITS, SktypesError, regular_only=True)
+    return hashlib.sha256(raw).hexdigest()
+
+
+def _compare(
+    package: Path, spec: Path, name: str, options: GenerationOptions, tree: Path
+) -> list[Finding]:
     from sktypes_codegen import render_plugin
     from sktypes_codegen._link import LINK_FILE
 
@@ -107,12 +177,14 @@ def _compare(package: Path, spec: Path, name: str, options: GenerationOptions) -
     out = []
     for file_name, content in files.items():
         f = package / file_name
-        try:
-            same = f.read_bytes() == content.encode("utf-8")
-        except OSError:
-            out.append(Finding(display(f), "", "missing: regenerate the package"))
+        problem = entry_problem(f, tree)
+        if problem is not None:
+            out.append(Finding(display(f), "", problem))
             continue
-        if not same:
+        same = same_bytes(f, content.encode("utf-8"))
+        if same is None:
+            out.append(Finding(display(f), "", "missing: regenerate the package"))
+        elif not same:
             out.append(Finding(display(f), "1", "differs from a fresh generation: regenerate"))
     expected = {*files, LINK_FILE}
     for extra in sorted(_files(package)):
@@ -132,7 +204,7 @@ def _files(package: Path) -> Iterator[str]:
             yield (Path(dirpath) / f).relative_to(package).as_posix()
 
 
-def _check_legacy(package: Path) -> list[Finding]:
+def _check_legacy(package: Path, tree: Path) -> list[Finding]:
     """A package without a link record: find its spec by file name, compare the digest."""
     from sktypes_codegen._link import GenerationOptions, file_digest
     from sktypes_codegen._package import NOT_VALIDATED
@@ -144,14 +216,31 @@ def _check_legacy(package: Path) -> list[Finding]:
     spec = _find_spec(package, match["spec"])
     if spec is None:
         return [Finding(str(init), "1", f"spec {match['spec']} not found near the package")]
-    if file_digest(spec) != match["digest"]:
+    problem = entry_problem(spec, tree) or (
+        None if inside(spec.resolve(), tree) else f"outside the repository ({tree}): not read"
+    )
+    if problem is not None:
+        return [Finding(display(spec), "", problem)]
+    try:
+        digest = file_digest(spec)
+    except SktypesError as exc:
+        return [Finding(display(spec), exc.where or "", exc.message)]
+    if digest != match["digest"]:
         return [Finding(str(init), "1", f"spec {spec} changed since generation: regenerate")]
     split = (package / "operations").is_dir()
     modules = sorted((package / "operations").glob("*.py")) if split else [package / "plugin.py"]
-    sync = any(b"_sync(" in m.read_bytes() for m in modules if m.is_file())
+    sync = any(_holds(m, b"_sync(") for m in modules if entry_problem(m, tree) is None)
     options = GenerationOptions(sync=sync, validate=NOT_VALIDATED not in match.string, split=split)
-    found = _compare(package, spec, package.name, options)
+    found = _compare(package, spec, package.name, options, tree)
     return [f for f in found if "not generated" not in f.reason]  # no record of the layout
+
+
+def _holds(path: Path, needle: bytes) -> bool:
+    try:
+        raw = read_file(path, str(path), DEFAULT_LIMITS, SktypesError, regular_only=True)
+    except SktypesError:
+        return False
+    return needle in raw
 
 
 def _find_spec(package: Path, name: str) -> Path | None:
