@@ -207,3 +207,26 @@ def test_the_link_to_a_changed_spec_still_names_it(repo: Path) -> None:
     spec = repo / "api" / "date.yaml"
     spec.write_text(spec.read_text() + "\n# changed\n")
     _one_line(check(repo), "date.yaml", "changed since package")
+
+
+def test_a_symlink_belongs_to_the_repository_where_it_lies(tmp_path: Path) -> None:
+    """Found by make fuzz (check_tree): the repository of a symlinked link record was decided
+    from where it led (/proc/self/environ: a "regular" file), so it was read."""
+    work, outside = tmp_path / "work", tmp_path / "outside"
+    outside.mkdir()
+    secret = outside / "secret.json"
+    secret.write_text('{"inputs": {}, "name": "x", "spec": "CANARY"}')
+    (work / "api").mkdir(parents=True)
+    (work / ".git").mkdir()
+    shutil.copy(SPEC, work / "api" / "date.yaml")
+    package = generate_plugin(work / "api" / "date.yaml", work / "plugins", name="dates")
+    (package / "sktypes.json").unlink()
+    (package / "sktypes.json").symlink_to(secret)
+    cwd = Path.cwd()
+    os.chdir(work)
+    try:
+        with watching([outside, Path("/proc")]):
+            report = run_check(["api/date.yaml", "plugins/dates"])
+    finally:
+        os.chdir(cwd)
+    assert any("sktypes.json" in f.path and "symlink" in f.reason for f in report.findings)

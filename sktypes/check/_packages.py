@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from sktypes._documents import read_file, same_bytes
 from sktypes.check._findings import Finding, display
-from sktypes.check._tree import entry_problem, inside, repository_of
+from sktypes.check._tree import entry_problem, inside, repository_of, resolved
 from sktypes.errors import SktypesError
 from sktypes.limits import DEFAULT_LIMITS
 
@@ -49,11 +49,12 @@ def header(path: Path) -> re.Match[str] | None:
 def is_package_root(path: Path) -> bool:
     """A generated package's root: a link record, or ``__init__.py`` with the header.
 
-    A link record counts whatever it is (a symlink, a FIFO): checking the package reports it.
+    A link record (and ``__init__.py``) count whatever they are (a symlink, a FIFO): checking
+    the package reports them.
     """
     from sktypes_codegen._link import LINK_FILE
 
-    if os.path.lexists(path / LINK_FILE) and (path / "__init__.py").is_file():
+    if os.path.lexists(path / LINK_FILE) and os.path.lexists(path / "__init__.py"):
         return True
     return (path / "plugin.py").is_file() and header(path / "__init__.py") is not None
 
@@ -80,16 +81,17 @@ def check_package(package: Path) -> list[Finding]:
     record = package / LINK_FILE
     problem = entry_problem(record, tree)
     if problem is not None:
-        return [Finding(display(record), "", problem)]
+        return [Finding(display(record), "", problem), *_bad_entries(package, tree, record)]
     try:
         link = read_link(package)
     except SktypesError as exc:
-        return [Finding(exc.file or str(package), exc.where or "", exc.message)]
+        failed = Finding(exc.file or str(package), exc.where or "", exc.message)
+        return [failed, *_bad_entries(package, tree, record)]
     if link is None:
         return _check_legacy(package, tree)
     refused = _outside(link, record, tree)
     if refused:
-        return refused
+        return refused + _bad_entries(package, tree)
     findings: list[Finding] = []
     changed: list[tuple[Path, str]] = []
     for path, digest in link.inputs.items():
@@ -118,8 +120,20 @@ def check_package(package: Path) -> list[Finding]:
         for path, state in changed
     )
     if findings:
-        return findings
+        return findings + _bad_entries(package, tree)
     return _compare(package, link.spec, link.name, link.options, tree)
+
+
+def _bad_entries(package: Path, tree: Path, *reported: Path) -> list[Finding]:
+    """The package's files that are not regular files ``check`` may read (without reading)."""
+    out = []
+    for name in sorted(_files(package)):
+        if package / name in reported:
+            continue
+        problem = entry_problem(package / name, tree)
+        if problem is not None:
+            out.append(Finding(display(package / name), "", problem))
+    return out
 
 
 def _outside(link: Link, record: Path, tree: Path) -> list[Finding]:
@@ -173,7 +187,8 @@ def _compare(
             ref_roots=options.ref_dirs(package),
         )
     except SktypesError as exc:
-        return [Finding(exc.file or display(spec), exc.where or "", exc.message)]
+        failed = Finding(exc.file or display(spec), exc.where or "", exc.message)
+        return [failed, *_bad_entries(package, tree)]
     out = []
     for file_name, content in files.items():
         f = package / file_name
@@ -189,15 +204,20 @@ def _compare(
     expected = {*files, LINK_FILE}
     for extra in sorted(_files(package)):
         if extra not in expected:
-            out.append(
-                Finding(display(package / extra), "", "not generated: remove it or regenerate")
-            )
+            problem = entry_problem(package / extra, tree)
+            if problem is None or (problem.startswith("a symlink to") and "outside" not in problem):
+                problem = "not generated: remove it or regenerate"
+            out.append(Finding(display(package / extra), "", problem))
     return out
 
 
 def _files(package: Path) -> Iterator[str]:
+    """The package's files, and its symlinks to folders (listed, never followed)."""
     for dirpath, dirnames, filenames in os.walk(package):
         dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")]
+        for d in dirnames:
+            if os.path.islink(Path(dirpath) / d):
+                yield (Path(dirpath) / d).relative_to(package).as_posix()
         for f in filenames:
             if f.endswith((".pyc", ".pyo")) or f.startswith("."):
                 continue
@@ -217,7 +237,7 @@ def _check_legacy(package: Path, tree: Path) -> list[Finding]:
     if spec is None:
         return [Finding(str(init), "1", f"spec {match['spec']} not found near the package")]
     problem = entry_problem(spec, tree) or (
-        None if inside(spec.resolve(), tree) else f"outside the repository ({tree}): not read"
+        None if inside(resolved(spec), tree) else f"outside the repository ({tree}): not read"
     )
     if problem is not None:
         return [Finding(display(spec), "", problem)]

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from sktypes.check._checks import check_file
 from sktypes.check._findings import Finding, display
 from sktypes.check._packages import SKIP_DIRS, check_package, is_package_root, package_of
-from sktypes.check._tree import entry_problem, inside, repository_of
+from sktypes.check._tree import entry_problem, inside, repository_of, resolved
 from sktypes.errors import SktypesError
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ class _Run:
         self._links: list[Link] | None = None
 
     def _once(self, path: Path, *, resolve: bool = True) -> bool:
-        key = path.resolve() if resolve else path.absolute()
+        key = resolved(path) if resolve else path.absolute()
         if key in self._done:
             return False
         self._done.add(key)
@@ -178,9 +178,9 @@ class _Run:
             self._record("file", path, [Finding(display(path), "", problem)])
 
     def _linked_to(self, path: Path) -> Iterator[Link]:
-        resolved = path.resolve()
+        target = resolved(path)
         for link in self._all_links():
-            if resolved in link.inputs or resolved == link.spec:
+            if target in link.inputs or target == link.spec:
                 yield link
 
     def _all_links(self) -> list[Link]:

@@ -19,7 +19,7 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["describe", "entry_problem", "inside", "repository_of"]
+__all__ = ["describe", "entry_problem", "inside", "repository_of", "resolved"]
 
 _KINDS = (
     (stat.S_ISFIFO, "a FIFO"),
@@ -38,14 +38,25 @@ def describe(mode: int) -> str:
     return "not a regular file"
 
 
+def resolved(path: Path) -> Path:
+    """``path`` with its symlinks resolved; a loop is left unresolved (made absolute)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a symlink loop (RuntimeError before Python 3.13)
+        return Path(os.path.abspath(path))
+
+
 def inside(path: Path, tree: Path) -> bool:
     """Whether ``path`` (resolved) lies in ``tree`` (resolved)."""
     return path == tree or tree in path.parents
 
 
 def repository_of(path: Path, fallback: Path | None = None) -> Path:
-    """The repository ``path`` belongs to (see the module docstring), resolved."""
-    here = path.resolve()
+    """The repository ``path`` belongs to (see the module docstring), resolved.
+
+    Decided from where ``path`` lies, never from where it leads: a symlink's folder.
+    """
+    here = resolved(path if path.is_dir() and not path.is_symlink() else path.parent)
     for folder in (here, *here.parents):
         try:
             os.lstat(folder / ".git")
@@ -55,7 +66,7 @@ def repository_of(path: Path, fallback: Path | None = None) -> Path:
     cwd = Path.cwd().resolve()
     if inside(here, cwd):
         return cwd
-    return (fallback or (here if here.is_dir() else here.parent)).resolve()
+    return resolved(fallback or here)
 
 
 def entry_problem(path: Path, tree: Path) -> str | None:

@@ -137,21 +137,26 @@ def _show(host: str) -> str:
 
 
 def _host_of(value: str) -> str | None:
-    """The host of a ``Host`` header (lower case, without port or brackets), if well-formed."""
-    value = value.strip()
-    if not value or any(c in value for c in "/\\@?#% \t"):
+    """The host of a ``Host`` header (lower case, without port or brackets), if well-formed.
+
+    ``name[:port]`` or ``[address][:port]``, nothing else (RFC 9110's ``uri-host [":" port]``;
+    spaces and tabs around it are HTTP's optional whitespace).
+    """
+    value = value.strip(" \t")
+    if value.startswith("["):
+        end = value.find("]")
+        host, rest = value[1:end], value[end + 1 :]
+        if end < 0 or ":" not in host or parse_address(host) is None:
+            return None
+    else:
+        name, colon, port = value.partition(":")
+        host, rest = name[:-1] if name.endswith(".") else name, colon + port
+        if not _NAME.fullmatch(host):
+            return None
+    port = rest[1:]
+    if rest and (rest[0] != ":" or (port and not (port.isdigit() and int(port) <= 65535))):
         return None
-    try:
-        parts = urlsplit("//" + value)
-        _ = parts.port  # raises ValueError on a bad port
-    except ValueError:
-        return None
-    host = parts.hostname
-    if not host:
-        return None
-    if ":" in host:  # an IPv6 address (urlsplit keeps it without brackets)
-        return host if parse_address(host) is not None else None
-    return host.rstrip(".") if _NAME.fullmatch(host) else None
+    return host.lower()
 
 
 def _origin_of(value: str) -> tuple[str, str, int] | None:
