@@ -68,7 +68,7 @@ class GenerationOptions:
 
     def ref_dirs(self, package: Path) -> list[Path]:
         """The recorded ``ref_roots``, resolved against the package directory."""
-        return [(package / r).resolve() for r in self.ref_roots]
+        return [resolved(package / r) for r in self.ref_roots]
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str) -> GenerationOptions:
@@ -117,6 +117,18 @@ class Link:
                 continue
             if now != digest:
                 yield path, "changed"
+
+
+def resolved(path: Path) -> Path:
+    """``path`` with its symlinks resolved; a loop is left unresolved (made absolute).
+
+    What a link record names is resolved this way: a symlink loop there is a finding of
+    ``sktypes check`` (which ``lstat``-s each path before it reads it), not an exception.
+    """
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a symlink loop (RuntimeError before Python 3.13)
+        return Path(os.path.abspath(path))
 
 
 def file_digest(path: Path) -> str:
@@ -196,11 +208,11 @@ def read_link(package_dir: Path) -> Link | None:
         raise GenerationError(problem, file=where) from None
     try:
         base = package_dir.resolve()
-        inputs = {(base / str(k)).resolve(): str(v) for k, v in dict(data["inputs"]).items()}
+        inputs = {resolved(base / str(k)): str(v) for k, v in dict(data["inputs"]).items()}
         return Link(
             package=package_dir,
             name=str(data["name"]),
-            spec=(base / str(data["spec"])).resolve(),
+            spec=resolved(base / str(data["spec"])),
             inputs=inputs,
             options=GenerationOptions.from_dict(data.get("options", {}), where),
         )
