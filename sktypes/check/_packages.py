@@ -174,6 +174,7 @@ def _compare(
     from sktypes_codegen import render_plugin
     from sktypes_codegen._link import LINK_FILE
 
+    broken = _uncompilable(package, tree)
     try:
         _, files = render_plugin(
             spec,
@@ -188,8 +189,8 @@ def _compare(
         )
     except SktypesError as exc:
         failed = Finding(exc.file or display(spec), exc.where or "", exc.message)
-        return [failed, *_bad_entries(package, tree)]
-    out = []
+        return [*broken, failed, *_bad_entries(package, tree)]
+    out = broken
     for file_name, content in files.items():
         f = package / file_name
         problem = entry_problem(f, tree)
@@ -208,6 +209,34 @@ def _compare(
             if problem is None or (problem.startswith("a symlink to") and "outside" not in problem):
                 problem = "not generated: remove it or regenerate"
             out.append(Finding(display(package / extra), "", problem))
+    return out
+
+
+def _uncompilable(package: Path, tree: Path) -> list[Finding]:
+    """The package's modules that do not compile (``file:line: ...``), whatever else holds.
+
+    Only regular files inside the repository are read (a symlink to a device or a FIFO is
+    reported by the comparison that follows), within the one loader's byte limit.
+    """
+    from sktypes_codegen._compile import compile_errors
+
+    modules, out = [], []
+    for name in sorted(_files(package)):
+        path = package / name
+        if name.endswith((".py", ".pyi")) and entry_problem(path, tree) is None:
+            try:
+                raw = read_file(
+                    path, display(path), DEFAULT_LIMITS, SktypesError, regular_only=True
+                )
+                modules.append((display(path), raw.decode("utf-8")))
+            except SktypesError as exc:
+                out.append(Finding(display(path), "", f"cannot be read: {exc.message}"))
+            except UnicodeDecodeError as exc:
+                out.append(Finding(display(path), "", f"cannot be read: {exc}"))
+    out.extend(
+        Finding(module, str(line), f"does not compile: {message}")
+        for module, line, message in compile_errors(modules)
+    )
     return out
 
 
