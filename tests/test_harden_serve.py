@@ -173,7 +173,9 @@ def test_origins_are_compared_as_parsed_origins() -> None:
     for origin in ("null", "https://app.example.com:444", "http://app.example.com",
                    "https://app.example.com.evil", "file://", "chrome-extension://abc",
                    "https://user@app.example.com", "https://app.example.com/path",
-                   "http://localhost.evil.example", "http://127.0.0.1.nip.io"):  # fmt: skip
+                   "http://localhost.evil.example", "http://127.0.0.1.nip.io",
+                   "http://localhost?", "http://localhost#", "http://localhost/",
+                   "https://app.example.com?", "http://localhost?x"):  # fmt: skip
         assert access.origin_problem([origin]) is not None, origin
     assert access.origin_problem([]) is None  # not a browser: no Origin header
     with pytest.raises(ValueError, match="not an origin"):

@@ -3,9 +3,13 @@
 A package with a link record (``sktypes.json``, written by ``generate_plugin``) is checked
 exactly: every recorded input (the spec and each ``$ref``'d file) is compared with its
 digest, and each one that changed is named together with the package; when none changed,
-the package is regenerated with the recorded options and every file compared, so a hand
-edit, a deleted file or a stray module is found. A package from before link records (only
-the header naming the spec's file name) is paired with a spec of that name nearby.
+every file is compared with what a fresh generation gives, so a hand edit, a deleted file
+or a stray module is found. While the generator that wrote the package is the one running,
+a fresh generation gives exactly the files the record lists by digest, and those digests
+are compared (milliseconds); otherwise the package is regenerated with the recorded
+options, its spec's recorded validation verdict standing for the validator's. A package
+from before link records (only the header naming the spec's file name) is paired with a
+spec of that name nearby.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sktypes._documents import read_file, same_bytes
+from sktypes._stages import stage
 from sktypes.check._findings import Finding, display
 from sktypes.check._tree import entry_problem, inside, repository_of, resolved
 from sktypes.errors import SktypesError
@@ -77,6 +82,8 @@ def check_package(package: Path) -> list[Finding]:
     """
     from sktypes_codegen._link import LINK_FILE, read_link
 
+    stage(f"checking {display(package)}")
+
     tree = repository_of(package, package.parent.parent)
     record = package / LINK_FILE
     problem = entry_problem(record, tree)
@@ -121,7 +128,72 @@ def check_package(package: Path) -> list[Finding]:
     )
     if findings:
         return findings + _bad_entries(package, tree)
+    if link.recorded_output() and _validated(link):
+        found = _recorded_differences(link, tree)
+        return [*_uncompilable(package, tree), *found] if found else found
+    if link.validation is not None:
+        from sktypes.openapi._verdicts import remember
+
+        remember(link.validation)
     return _compare(package, link.spec, link.name, link.options, tree)
+
+
+def _validated(link: Link) -> bool:
+    """Whether regenerating would not validate the spec, or would find it valid.
+
+    The check regenerates strictly: a spec generated with its validation problems as
+    warnings must still fail it. A valid verdict recorded for the unchanged inputs by the
+    same validator says the spec passes; without one, the package is generated again.
+    """
+    if not link.options.validate:
+        return True
+    verdict = link.validation
+    if verdict is None or not verdict.valid:
+        return False
+    from sktypes.openapi._verdicts import validator_identity
+
+    return verdict.validator == validator_identity().split(",", 1)[0]
+
+
+def _recorded_differences(link: Link, tree: Path) -> list[Finding]:
+    """What differs from the files the record lists (the same generator, same inputs).
+
+    Each file is ``lstat``-ed first and read by the one loader's reader (regular files
+    inside the repository only), as :func:`_compare` does.
+    """
+    from sktypes_codegen._link import LINK_FILE
+
+    out = []
+    for file_name, digest in link.files.items():
+        f = link.package / file_name
+        problem = entry_problem(f, tree)
+        if problem is not None:
+            out.append(Finding(display(f), "", problem))
+            continue
+        try:
+            same = _digest(f) == digest
+        except FileNotFoundError:
+            out.append(Finding(display(f), "", "missing: regenerate the package"))
+            continue
+        except SktypesError as exc:
+            out.append(Finding(display(f), exc.where or "", exc.message))
+            continue
+        if not same:
+            out.append(Finding(display(f), "1", "differs from a fresh generation: regenerate"))
+    out.extend(_extras(link.package, {*link.files, LINK_FILE}, tree))
+    return out
+
+
+def _extras(package: Path, expected: set[str], tree: Path) -> list[Finding]:
+    """The package's files a generation would not write (a symlink out: why it is refused)."""
+    out = []
+    for extra in sorted(_files(package)):
+        if extra not in expected:
+            problem = entry_problem(package / extra, tree)
+            if problem is None or (problem.startswith("a symlink to") and "outside" not in problem):
+                problem = "not generated: remove it or regenerate"
+            out.append(Finding(display(package / extra), "", problem))
+    return out
 
 
 def _bad_entries(package: Path, tree: Path, *reported: Path) -> list[Finding]:
@@ -202,13 +274,7 @@ def _compare(
             out.append(Finding(display(f), "", "missing: regenerate the package"))
         elif not same:
             out.append(Finding(display(f), "1", "differs from a fresh generation: regenerate"))
-    expected = {*files, LINK_FILE}
-    for extra in sorted(_files(package)):
-        if extra not in expected:
-            problem = entry_problem(package / extra, tree)
-            if problem is None or (problem.startswith("a symlink to") and "outside" not in problem):
-                problem = "not generated: remove it or regenerate"
-            out.append(Finding(display(package / extra), "", problem))
+    out.extend(_extras(package, {*files, LINK_FILE}, tree))
     return out
 
 

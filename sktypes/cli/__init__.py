@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 
@@ -18,6 +19,7 @@ __all__ = ["main"]
 # command name -> (module, attribute, one-line help); modules are imported on use
 _COMMANDS: dict[str, tuple[str, str, str]] = {
     "manual": ("sktypes.cli._manual", "manual", "Print the functions manual of targets."),
+    "views": ("sktypes.cli._views", "views", "Print the function views of targets as JSON."),
     "schema": ("sktypes.cli._schema", "schema", "Print the JSON Schema of a Python type."),
     "hydrate": ("sktypes.cli._hydrate", "hydrate", "Hydrate LLM output into a Python type."),
     "generate": ("sktypes.cli._generate", "generate", "Generate a typed plugin from a spec."),
@@ -48,8 +50,16 @@ class _LazyGroup(click.Group):
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sktypes")
-def cli() -> None:
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Neither read nor write the per-user cache of validation verdicts "
+    "(also SKTYPES_NO_CACHE=1; its place: SKTYPES_CACHE_DIR, else $XDG_CACHE_HOME/sktypes).",
+)
+def cli(no_cache: bool) -> None:
     """sktypes: type information for LLM function calling."""
+    if no_cache:
+        os.environ["SKTYPES_NO_CACHE"] = "1"
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -160,14 +160,19 @@ def _host_of(value: str) -> str | None:
 
 
 def _origin_of(value: str) -> tuple[str, str, int] | None:
-    """``(scheme, host, port)`` of an ``Origin`` header, if it is a web origin."""
+    """``(scheme, host, port)`` of an ``Origin`` header, if it is a web origin.
+
+    Exactly ``scheme://host[:port]`` (RFC 6454): nothing after the authority, not even an
+    empty query or fragment (``http://localhost?``), which ``urlsplit`` reads as none.
+    """
+    text = value.strip()
     try:
-        parts = urlsplit(value.strip())
+        parts = urlsplit(text)
         port = parts.port
     except ValueError:
         return None
     scheme = parts.scheme.lower()
-    if scheme not in _DEFAULT_PORTS or parts.path or parts.query or parts.fragment:
+    if scheme not in _DEFAULT_PORTS or text[len(parts.scheme) :] != f"://{parts.netloc}":
         return None
     if parts.username is not None or parts.password is not None:
         return None
