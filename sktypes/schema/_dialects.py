@@ -259,7 +259,10 @@ class _OpenAIStrict(Emitter):
         if out.get("type") != "object":
             raise SchemaError("openai-strict needs an object at the root", where="/")
         if self.model.definitions:
-            out["$defs"] = {n: self.emit(d) for n, d in self.model.definitions.items()}
+            defs = {n: self.emit(d) for n, d in self.model.definitions.items()}
+            used = _reachable(out, defs)  # a discriminator's mapping is not kept here
+            if used:
+                out["$defs"] = {n: d for n, d in defs.items() if n in used}
         return out
 
     def union(self, node: UnionNode) -> Json:
@@ -338,6 +341,25 @@ class _OpenAIStrict(Emitter):
         return out
 
 
+def _reachable(root: Json, defs: dict[str, Json]) -> set[str]:
+    """Names of the definitions ``root`` reaches through ``#/$defs/...`` references."""
+    found: set[str] = set()
+    todo: list[Any] = [root]
+    while todo:
+        current = todo.pop()
+        if isinstance(current, dict):
+            ref = current.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                name = ref[len("#/$defs/") :]
+                if name in defs and name not in found:
+                    found.add(name)
+                    todo.append(defs[name])
+            todo.extend(current.values())
+        elif isinstance(current, list):
+            todo.extend(current)
+    return found
+
+
 def _put_counts(out: Json, node: ObjectNode) -> None:
     if node.min_properties is not None:
         out["minProperties"] = node.min_properties
@@ -359,6 +381,8 @@ class _OpenAPI30(Emitter):
     ``#/components/schemas``; definitions that do not recur are inlined, recursive ones
     are kept under ``x-components``.
     """
+
+    type_lists = False
 
     def __init__(self, model: SchemaModel) -> None:
         super().__init__(model)

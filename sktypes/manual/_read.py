@@ -1,287 +1,29 @@
-"""The functions manual: views → what a model or planner reads, in each provider's dialect.
+"""Tool lists → views: OpenAI (Chat Completions, Responses), Anthropic, Gemini, MCP, planner.
 
-``functions_manual(views, format=...)`` writes; ``views_from_manual(tools)`` reads OpenAI
-(Chat Completions and Responses), Anthropic, Gemini, MCP and planner tool lists back.
-Writing what was read gives back the same manual.
-
-Names: the planner, Gemini and MCP formats use ``Plugin.Function``; OpenAI and Anthropic
-allow only ``[A-Za-z0-9_-]{1,64}``, so they use ``Plugin-Function``. Characters a format
-refuses become ``_``; a name over the length limit keeps its head and ends with an
-8-character hash of the full name, so distinct functions keep distinct names.
+Each parameter's schema is its property read through the schema model and written back
+(draft 2020-12, the definitions it needs under ``$defs``), in the shortest exact form the
+manual writes at ``full``: reading what :func:`functions_manual` wrote and writing it again
+gives the same manual.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import re
-import warnings
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from collections.abc import Mapping
+from typing import Any
 
 from sktypes._documents import parse_document
 from sktypes.errors import ManualError, SchemaError, snippet
 from sktypes.jsondoc import thaw
+from sktypes.manual._names import NameTable, split_name
 from sktypes.schema import NeverNode, ObjectNode, RefNode, parse
-from sktypes.schema._dialects import to_dialect
 from sktypes.schema._emit import Emitter
 from sktypes.views import FunctionView, ParameterView, ReturnParameterView
 
-__all__ = [
-    "FORMATS",
-    "ManualFormat",
-    "NameTable",
-    "functions_manual",
-    "provider_name",
-    "views_from_manual",
-]
+__all__ = ["WRAPPED", "from_gemini", "views_from_manual"]
 
-ManualFormat = Literal["planner", "openai", "openai-strict", "anthropic", "gemini", "mcp", "text"]
-"""The name of a functions-manual format."""
-FORMATS: tuple[ManualFormat, ...] = (
-    "planner",
-    "openai",
-    "openai-strict",
-    "anthropic",
-    "gemini",
-    "mcp",
-    "text",
-)
-"""Every format ``functions_manual`` writes, in a stable order."""
-DEFAULT_RESPONSE_DESCRIPTION = "Successful response."
-_WRAPPED = "sktypes/result-wrapped"
-
-
-@dataclass(frozen=True, slots=True)
-class _NameRule:
-    separator: str
-    invalid: re.Pattern[str]
-    limit: int
-    must_start: re.Pattern[str] | None = None
-
-
-_OPENAI_NAMES = _NameRule("-", re.compile(r"[^A-Za-z0-9_-]"), 64)
-_NAME_RULES: dict[str, _NameRule] = {
-    "planner": _NameRule(".", re.compile(r"[\x00-\x1f]"), 1024),
-    "text": _NameRule(".", re.compile(r"[\x00-\x1f]"), 1024),
-    "openai": _OPENAI_NAMES,
-    "openai-strict": _OPENAI_NAMES,
-    "anthropic": _OPENAI_NAMES,
-    "gemini": _NameRule(".", re.compile(r"[^A-Za-z0-9_.:-]"), 128, re.compile(r"^[A-Za-z_]")),
-    "mcp": _NameRule(".", re.compile(r"[^A-Za-z0-9._-]"), 128),
-}
-
-
-def provider_name(view: FunctionView, format: str) -> str:
-    """Return the name ``view`` has in ``format`` (valid for that provider)."""
-    rule = _NAME_RULES[format]
-    full = view.qualified_name(rule.separator)
-    name = rule.invalid.sub("_", full) or "_"
-    if rule.must_start is not None and not rule.must_start.match(name):
-        name = "_" + name
-    if len(name) > rule.limit:
-        digest = hashlib.sha1(full.encode()).hexdigest()[:8]
-        name = f"{name[: rule.limit - 9]}_{digest}"
-    return name
-
-
-class NameTable:
-    """The reversible map between provider names and (plugin, function) pairs.
-
-    ``functions_manual(..., names=table)`` records every name it writes (and makes names
-    that would collide distinct); ``views_from_manual(..., names=table)`` maps them back, so
-    a name shortened or cleaned for a provider still resolves to the original function.
-    """
-
-    def __init__(self) -> None:
-        self._by_name: dict[str, tuple[str, str]] = {}
-
-    def assign(self, view: FunctionView, format: str) -> str:
-        """Return the provider name of ``view`` in ``format``, unique within this table."""
-        key = (view.plugin_name, view.name)
-        name = provider_name(view, format)
-        n = 1
-        while self._by_name.get(name, key) != key:
-            rule = _NAME_RULES[format]
-            digest = hashlib.sha1(f"{view.qualified_name(rule.separator)}#{n}".encode())
-            name = f"{name[: rule.limit - 9]}_{digest.hexdigest()[:8]}"
-            n += 1
-        self._by_name[name] = key
-        return name
-
-    def lookup(self, name: str) -> tuple[str, str] | None:
-        """Return ``(plugin_name, function_name)`` for a provider name, if it was written."""
-        return self._by_name.get(name)
-
-    def __len__(self) -> int:
-        return len(self._by_name)
-
-
-def _split_name(name: str, separator: str) -> tuple[str, str]:
-    plugin, sep, func = name.partition(separator)
-    return (plugin, func) if sep and plugin and func else ("", name)
-
-
-# --- writing ------------------------------------------------------------------------
-
-
-def functions_manual(
-    views: Iterable[FunctionView], format: str = "planner", *, names: NameTable | None = None
-) -> list[dict[str, Any]] | str:
-    """Return the functions manual of ``views`` in ``format``.
-
-    Formats: ``planner`` (the ADR's JSON: name, description, parameters, responses),
-    ``openai`` / ``openai-strict`` (Chat Completions tools; strict mode rewrites schemas to
-    OpenAI's structured-outputs rules and falls back to ``strict: false``, with a warning,
-    for a tool it cannot express), ``anthropic``, ``gemini`` (one tool holding
-    ``functionDeclarations`` in Gemini's OpenAPI subset), ``mcp`` (``tools/list`` entries with
-    ``outputSchema``) and ``text`` (the ADR's older YAML-like manual, a string).
-
-    Pass a :class:`NameTable` as ``names`` to keep the map from provider names back to
-    functions (names are unique within a table, also after cleaning and shortening).
-
-    Examples:
-        >>> import sktypes as sk
-        >>> def add(a: int, b: int = 0) -> int:
-        ...     '''Add two numbers.'''
-        ...     return a + b
-        >>> [tool] = sk.functions_manual([sk.function_view(add, "Math")], "anthropic")
-        >>> tool["name"], tool["input_schema"]["required"]
-        ('Math-add', ['a'])
-    """
-    items = list(views)
-    if format == "text":
-        return _text_manual(items)
-    writer = _WRITERS.get(format)
-    if writer is None:
-        raise ManualError(f"unknown manual format {format!r}; choose one of {', '.join(FORMATS)}")
-    table = names if names is not None else NameTable()
-    tools = [writer(v, table.assign(v, format)) for v in items]
-    return [{"functionDeclarations": tools}] if format == "gemini" else tools
-
-
-def _planner_parameters(view: FunctionView) -> dict[str, Any]:
-    schema = view.parameters_schema
-    out: dict[str, Any] = {"type": "object"}
-    if schema.get("required"):
-        out["required"] = schema["required"]
-    out["properties"] = schema["properties"]
-    if view.accepts_extra:
-        out["additionalProperties"] = True
-    if "$defs" in schema:
-        out["$defs"] = schema["$defs"]
-    return out
-
-
-def _planner(view: FunctionView, name: str) -> dict[str, Any]:
-    ret = view.return_parameter
-    response: dict[str, Any] = {"description": ret.description or DEFAULT_RESPONSE_DESCRIPTION}
-    if ret.schema is not None:
-        response["content"] = {"application/json": {"schema": ret.schema.to_python()}}
-    return {
-        "name": name,
-        "description": view.description,
-        "parameters": _planner_parameters(view),
-        "responses": {"200": response},
-    }
-
-
-def _openai(view: FunctionView, name: str) -> dict[str, Any]:
-    fn: dict[str, Any] = {"name": name}
-    if view.description:
-        fn["description"] = view.description
-    fn["parameters"] = view.parameters_schema
-    return {"type": "function", "function": fn}
-
-
-def _openai_strict(view: FunctionView, name: str) -> dict[str, Any]:
-    tool = _openai(view, name)
-    try:
-        tool["function"]["parameters"] = to_dialect(view.parameters_schema, "openai-strict")
-        tool["function"]["strict"] = True
-    except SchemaError as exc:
-        warnings.warn(
-            f"{view.fully_qualified_name}: not expressible in strict mode ({exc}); "
-            "emitted with strict: false",
-            stacklevel=3,
-        )
-        tool["function"]["strict"] = False
-    return tool
-
-
-def _anthropic(view: FunctionView, name: str) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": name}
-    if view.description:
-        out["description"] = view.description
-    out["input_schema"] = view.parameters_schema
-    return out
-
-
-def _gemini(view: FunctionView, name: str) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": name}
-    if view.description:
-        out["description"] = view.description
-    if view.parameters:
-        out["parameters"] = to_dialect(view.parameters_schema, "gemini")
-    ret = view.return_parameter
-    if ret.schema is not None:
-        out["response"] = to_dialect(ret.schema.to_python(), "gemini")
-    return out
-
-
-def _mcp(view: FunctionView, name: str) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": name}
-    if view.description:
-        out["description"] = view.description
-    out["inputSchema"] = view.parameters_schema
-    ret = view.return_parameter
-    if ret.schema is not None:
-        schema = ret.schema.to_python()
-        if schema.get("type") == "object":
-            out["outputSchema"] = schema
-        else:  # MCP output schemas are objects: wrap the value as {"result": ...}
-            defs = schema.pop("$defs", None)
-            wrapped: dict[str, Any] = {
-                "type": "object",
-                "properties": {"result": schema},
-                "required": ["result"],
-            }
-            if defs:
-                wrapped["$defs"] = defs
-            out["outputSchema"] = wrapped
-            out["_meta"] = {_WRAPPED: True}
-    return out
-
-
-_WRITERS = {
-    "planner": _planner,
-    "openai": _openai,
-    "openai-strict": _openai_strict,
-    "anthropic": _anthropic,
-    "gemini": _gemini,
-    "mcp": _mcp,
-}
-
-
-def _text_manual(views: Sequence[FunctionView]) -> str:
-    lines: list[str] = []
-    for view in views:
-        lines.append(f"{view.fully_qualified_name}:")
-        lines.append(f"  description: {_one_line(view.description)}")
-        if view.parameters:
-            lines.append("  inputs:")
-            for p in view.parameters:
-                lines.append(f"    - {p.name}: {_one_line(p.description or '')}".rstrip())
-        lines.append("")
-    return "\n".join(lines).rstrip("\n") + "\n"
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-# --- reading ------------------------------------------------------------------------
+WRAPPED = "sktypes/result-wrapped"
+"""The MCP tool ``_meta`` key saying the result is wrapped as ``{"result": ...}``."""
 
 
 def views_from_manual(tools: Any, *, names: NameTable | None = None) -> list[FunctionView]:
@@ -361,7 +103,7 @@ def _read_entry(entry: Mapping[str, Any], where: str) -> FunctionView:
     if "inputSchema" in entry:
         output = entry.get("outputSchema")
         meta = entry.get("_meta") or {}
-        if output is not None and meta.get(_WRAPPED):
+        if output is not None and meta.get(WRAPPED):
             output = _unwrap(output)
         return _view(entry, ".", entry["inputSchema"], output, where, strict_absent_extra=False)
     if "responses" in entry or ("parameters" in entry and entry.get("type") != "function"):
@@ -415,7 +157,7 @@ def _view(
     name = entry.get("name")
     if not isinstance(name, str) or not name:
         raise ManualError("a tool needs a non-empty 'name'", where=where)
-    plugin, func = _split_name(name, separator)
+    plugin, func = split_name(name, separator)
     parameters, accepts_extra = _parameters(params, where, strict_absent_extra)
     if ret is None:
         ret = ReturnParameterView(schema=_output_schema(output, f"{where}.outputSchema"))
@@ -517,6 +259,8 @@ def from_gemini(schema: Any) -> Any:
         out.pop("format")
     if schema.get("nullable"):
         t = out.get("type")
+        if isinstance(out.get("enum"), list) and None not in out["enum"]:
+            out["enum"] = [*out["enum"], None]  # listed values are all a value may be
         if isinstance(t, str):
             out["type"] = [t, "null"]
         elif "anyOf" in out:
