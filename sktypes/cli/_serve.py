@@ -10,6 +10,7 @@ import click
 
 from sktypes.cli._common import fail
 from sktypes.errors import SktypesError
+from sktypes.manual._shown import DETAILS
 
 __all__ = ["serve"]
 
@@ -47,6 +48,14 @@ __all__ = ["serve"]
     show_default=True,
     help="A result that breaks its output schema: returned with a warning, or an error.",
 )
+@click.option(
+    "--detail",
+    type=click.Choice(DETAILS),
+    default="full",
+    show_default=True,
+    help="How much tools/list says of each tool: full, compact (every enforced constraint, "
+    "first sentences), names (name and one line). Calls are checked in full at every level.",
+)
 @click.option("--verbose", "-v", is_flag=True, help="Log each call (tool, duration, status).")
 def serve(
     targets: tuple[str, ...],
@@ -60,6 +69,7 @@ def serve(
     implementations: tuple[str, ...],
     name: str | None,
     drift: str,
+    detail: str,
     verbose: bool,
 ) -> None:
     """Serve TARGETS as an MCP server: Python plugins, OpenAPI specs, generated packages, tools.
@@ -82,6 +92,7 @@ def serve(
             implementations=implementations,
             drift="error" if drift == "error" else "warn",
             trace=verbose,
+            detail=detail,
         )
     except SktypesError as exc:
         fail(str(exc).splitlines()[0])

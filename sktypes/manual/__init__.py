@@ -17,9 +17,11 @@ refuses become ``_``; a name over the length limit keeps its head and ends with 
 
 from __future__ import annotations
 
+from sktypes.manual._budget import ManualCost, ToolCost, fit_budget, manual_cost, render_manual
 from sktypes.manual._names import NameTable, provider_name
 from sktypes.manual._read import views_from_manual
 from sktypes.manual._shown import DETAILS, Detail
+from sktypes.manual._tokens import TokenCounter, estimate_tokens, token_counter
 from sktypes.manual._write import (
     DEFERRAL,
     FORMATS,
@@ -32,9 +34,17 @@ __all__ = [
     "DETAILS",
     "FORMATS",
     "Detail",
+    "ManualCost",
     "ManualFormat",
     "NameTable",
+    "TokenCounter",
+    "ToolCost",
+    "estimate_tokens",
+    "fit_budget",
     "functions_manual",
+    "manual_cost",
     "provider_name",
+    "render_manual",
+    "token_counter",
     "views_from_manual",
 ]

@@ -3,6 +3,7 @@
 - ``full``: the description, and the schemas exactly, in their shortest form;
 - ``compact``: the first sentence of the description, and schemas with every enforced
   keyword but only the annotations a model needs (:func:`sktypes.schema._detail.compact_schema`);
+  the return schema keeps its shape and constraints, not its descriptions;
 - ``names``: the name and one line (the first sentence); the arguments schema is an open
   object and there is no return schema. Formats whose provider loads tools on demand mark
   the tool deferred (Anthropic's and OpenAI Responses' ``defer_loading``).
@@ -52,7 +53,7 @@ def shown(view: FunctionView, detail: str = "full") -> Shown:
         returns = full_schema(ret) if ret is not None else None
         return Shown(view.description, full_schema(parameters_document(view)), returns)
     if detail == "compact":
-        returns = compact_schema(ret) if ret is not None else None
+        returns = compact_schema(ret, result=True) if ret is not None else None
         params = compact_schema(parameters_document(view))
         return Shown(first_sentence(view.description), params, returns)
     if detail == "names":

@@ -25,6 +25,7 @@ __all__ = [
     "DEFERRAL",
     "ManualFormat",
     "functions_manual",
+    "manual_at",
     "tool_entry",
 ]
 
@@ -90,12 +91,21 @@ def functions_manual(
     items = list(views)
     if detail not in DETAILS:
         raise ManualError(f"unknown detail level {detail!r}; choose one of {', '.join(DETAILS)}")
+    return manual_at(items, format, [detail] * len(items), names or NameTable())
+
+
+def manual_at(
+    views: Sequence[FunctionView], format: str, details: Sequence[str], names: NameTable
+) -> list[dict[str, Any]] | str:
+    """The manual of ``views``, each at its own detail level (``details``, in order)."""
     if format == "text":
-        return _text_manual(items, detail)
+        return _text_manual(views, details)
     if format not in _WRITERS:
         raise ManualError(f"unknown manual format {format!r}; choose one of {', '.join(FORMATS)}")
-    table = names if names is not None else NameTable()
-    tools = [tool_entry(v, format, detail, table.assign(v, format)) for v in items]
+    tools = [
+        tool_entry(v, format, d, names.assign(v, format))
+        for v, d in zip(views, details, strict=True)
+    ]
     return [{"functionDeclarations": tools}] if format == "gemini" else tools
 
 
@@ -238,9 +248,9 @@ _WRITERS: dict[str, Writer] = {
 }
 
 
-def _text_manual(views: Sequence[FunctionView], detail: str) -> str:
+def _text_manual(views: Sequence[FunctionView], details: Sequence[str]) -> str:
     lines: list[str] = []
-    for view in views:
+    for view, detail in zip(views, details, strict=True):
         seen = shown(view, detail)
         lines.append(f"{view.fully_qualified_name}:")
         lines.append(f"  description: {_one_line(seen.description)}")

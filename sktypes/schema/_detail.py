@@ -41,18 +41,22 @@ _DROPPED_EXTRA = frozenset({"$comment", "example", "externalDocs", "xml", "$sche
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "approx", "no", "fig", "eg", "ie"})
 _END = re.compile(r"[.!?](?=\s|$)")
 _MARKUP = re.compile(r"^\s*(?:#+\s*|[*_]{2}(?=\w))")
+_LINK = re.compile(r"\[([^\]\n]+)\]\((?:[^()\s]|\([^()\s]*\))+\)")  # [text](url) -> text
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
 
 
 def first_sentence(text: str | None, limit: int = ONE_LINE) -> str:
     """The first sentence of ``text`` on one line (at most ``limit`` characters).
 
-    The first paragraph, whitespace collapsed, up to the first ``.``, ``!`` or ``?`` that
-    ends a sentence (not one closing ``e.g.``, ``i.e.``, an initial or a number). Longer
-    than ``limit``: cut at a word and ended with ``…``.
+    The first paragraph, whitespace collapsed, Markdown links as their text and HTML tags
+    left out, up to the first ``.``, ``!`` or ``?`` that ends a sentence (not one closing
+    ``e.g.``, ``i.e.``, an initial or a number). Longer than ``limit``: cut at a word and
+    ended with ``…``.
     """
     if not text:
         return ""
     paragraph = re.split(r"\n\s*\n", text.strip(), maxsplit=1)[0]
+    paragraph = _TAG.sub("", _LINK.sub(r"\1", paragraph))
     flat = " ".join(paragraph.split())
     flat = _MARKUP.sub("", flat)
     for match in _END.finditer(flat):
@@ -70,12 +74,14 @@ def first_sentence(text: str | None, limit: int = ONE_LINE) -> str:
 class _Compact(Emitter):
     """Every enforced keyword; annotations trimmed to what a model needs to call."""
 
+    describes = True
+
     def __init__(self, model: SchemaModel) -> None:
         super().__init__(model)
         self._said: list[str] = []
 
     def emit(self, node: Node) -> Json:
-        text = first_sentence(node.description)
+        text = first_sentence(node.description) if self.describes else ""
         if text in self._said:
             text = ""  # said already, by a schema this one is part of
         self._said.append(text)
@@ -109,8 +115,19 @@ class _Compact(Emitter):
         return {"const": thaw(node.value)}
 
 
+class _CompactResult(_Compact):
+    """A compact return schema: its shape and constraints, no descriptions.
+
+    A model needs descriptions to call a function; the values it gets back speak for
+    themselves, and their schema's shape is what code written against them needs.
+    """
+
+    describes = False
+
+
 _FULL: IdentityCache[object, JsonDocument] = IdentityCache(4096)
 _COMPACT: IdentityCache[object, JsonDocument] = IdentityCache(4096)
+_COMPACT_RESULT: IdentityCache[object, JsonDocument] = IdentityCache(4096)
 
 
 def full_schema(schema: JsonDocument | Mapping[str, Any]) -> Json:
@@ -118,8 +135,13 @@ def full_schema(schema: JsonDocument | Mapping[str, Any]) -> Json:
     return _shown(schema, Emitter, _FULL)
 
 
-def compact_schema(schema: JsonDocument | Mapping[str, Any]) -> Json:
-    """``schema`` with every enforced keyword and only the annotations a model needs."""
+def compact_schema(schema: JsonDocument | Mapping[str, Any], *, result: bool = False) -> Json:
+    """``schema`` with every enforced keyword and only the annotations a model needs.
+
+    ``result``: the schema of a return value (descriptions left out as well).
+    """
+    if result:
+        return _shown(schema, _CompactResult, _COMPACT_RESULT)
     return _shown(schema, _Compact, _COMPACT)
 
 

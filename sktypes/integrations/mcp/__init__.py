@@ -58,6 +58,7 @@ def server(
     drift: DriftMode = "warn",
     trace: bool = False,
     instructions: str | None = None,
+    detail: str = "full",
 ) -> McpServer:
     """An MCP server (the SDK's low-level ``Server``) serving the functions of ``target``.
 
@@ -86,6 +87,9 @@ def server(
             warning) or ``"error"`` (it is an error result, the value inside).
         trace: log every call (tool, duration, status) at ``INFO`` on ``sktypes.mcp``.
         instructions: the server's instructions for clients.
+        detail: how much ``tools/list`` says of each tool: ``full``, ``compact`` or
+            ``names`` (as in :func:`sktypes.functions_manual`); calls are checked against
+            the full view at every level.
 
     Raises:
         SktypesError: a target cannot be loaded or served (the message names it).
@@ -109,7 +113,7 @@ def server(
         owns_client=owns,
     )
     served = load_served(targets, options)
-    toolset = ToolSet(served, drift=drift)
+    toolset = ToolSet(served, drift=drift, detail=detail)
     options.warnings.extend(toolset.warnings)
     for warning in options.warnings:
         log.warning("%s", warning)

@@ -52,6 +52,7 @@ from sktypes.integrations.mcp._schemas import (
 )
 from sktypes.jsondoc import JsonDocument
 from sktypes.manual import NameTable, provider_name
+from sktypes.manual._shown import DETAILS, shown
 from sktypes.validate import value_problems
 from sktypes.views import FunctionView
 
@@ -176,6 +177,9 @@ class ToolSet:
             than one plugin (the server's name says which plugin a lone one is). Names are
             cleaned and made unique as in the manual. Calls accept either form of a name
             that is not ambiguous.
+        detail: how much each tool says (``full``, ``compact``, ``names``: the levels of
+            :func:`sktypes.functions_manual`); calls are checked against the full view and
+            results against the full return schema at every level.
     """
 
     def __init__(
@@ -184,8 +188,14 @@ class ToolSet:
         *,
         drift: DriftMode = "warn",
         qualified: bool | None = None,
+        detail: str = "full",
     ) -> None:
         self.drift: DriftMode = drift
+        if detail not in DETAILS:
+            raise SktypesError(
+                f"unknown detail level {detail!r}; choose one of {', '.join(DETAILS)}"
+            )
+        self.detail = detail
         self.warnings: list[str] = []
         if qualified is None:
             qualified = len({s.view.plugin_name for s in served}) > 1
@@ -231,17 +241,21 @@ class ToolSet:
 
     def _tool(self, entry: _Entry, *, modern: bool) -> types.Tool:
         view = entry.served.view
+        seen = shown(view, self.detail)
         meta = None
         output = None
         if entry.schema is not None:
             wrap = entry.wrap_modern if modern else entry.wrap_legacy
-            output = output_schema(entry.schema, wrap=wrap, drift=self.drift, modern=modern)
+            if not seen.deferred:
+                output = output_schema(
+                    entry.schema, wrap=wrap, drift=self.drift, modern=modern, detail=self.detail
+                )
             if wrap:
                 meta = {WRAPPED_META: True}
         return types.Tool(
             name=entry.name,
-            description=view.description or None,
-            input_schema=tool_schema(view.parameters_schema),
+            description=seen.description or None,
+            input_schema=tool_schema(seen.parameters),
             output_schema=output,
             annotations=annotations_for(entry.served.method),
             _meta=meta,
