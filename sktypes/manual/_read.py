@@ -215,9 +215,9 @@ def _parameters(
     parameters = []
     for prop in root.properties:
         sub = write.emit(prop.node)
-        used = model.definitions_used(prop.node)
-        if used:
-            sub["$defs"] = {name: write.emit(model.definitions[name]) for name in used}
+        defs = _definitions(sub, model, write)
+        if defs:
+            sub["$defs"] = defs
         node = prop.node
         parameters.append(
             ParameterView(
@@ -231,6 +231,45 @@ def _parameters(
     said = isinstance(params, Mapping) and "additionalProperties" in params
     open_ = not isinstance(root.additional, NeverNode)
     return parameters, open_ and (said or not strict_absent_extra)
+
+
+def _definitions(sub: dict[str, Any], model: Any, write: Emitter) -> dict[str, Any]:
+    """The definitions a written parameter schema refers to (``#/$defs/X``), transitively.
+
+    Read from what was written, so references inside keywords kept as written (an
+    ``items`` beside ``type: string``) keep their definitions too.
+    """
+    found: dict[str, Any] = {}
+    todo: list[Any] = [sub]
+    while todo:
+        current = todo.pop()
+        if isinstance(current, dict):
+            ref = current.get("$ref")
+            name = (
+                ref[len("#/$defs/") :]
+                if isinstance(ref, str) and ref.startswith("#/$defs/")
+                else None
+            )
+            if name is not None and name not in found and name in model.definitions:
+                found[name] = write.emit(model.definitions[name])
+                todo.append(found[name])
+            mapping = (current.get("discriminator") or {}).get("mapping")
+            if isinstance(mapping, dict):
+                todo.extend({"$ref": target} for target in mapping.values())
+            todo.extend(current.values())
+        elif isinstance(current, list):
+            todo.extend(current)
+    return {name: found[name] for name in model.definitions if name in found}
+
+
+def _number(text: Any) -> Any:
+    """A number Gemini wrote as text (``"2"`` is 2, ``"2.0"`` 2.0: written as it was)."""
+    if not isinstance(text, str):
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
 
 
 def from_gemini(schema: Any) -> Any:
@@ -254,8 +293,7 @@ def from_gemini(schema: Any) -> Any:
         else:
             out[key] = value
     if out.get("format") == "enum" and out.get("type") in ("integer", "number"):
-        cast = int if out["type"] == "integer" else float
-        out["enum"] = [cast(v) for v in out.get("enum", ())]
+        out["enum"] = [_number(v) for v in out.get("enum", ())]
         out.pop("format")
     if schema.get("nullable"):
         t = out.get("type")

@@ -91,7 +91,8 @@ def functions_manual(
     items = list(views)
     if detail not in DETAILS:
         raise ManualError(f"unknown detail level {detail!r}; choose one of {', '.join(DETAILS)}")
-    return manual_at(items, format, [detail] * len(items), names or NameTable())
+    table = names if names is not None else NameTable()
+    return manual_at(items, format, [detail] * len(items), table)
 
 
 def manual_at(

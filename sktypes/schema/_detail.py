@@ -26,7 +26,7 @@ from typing import Any
 from sktypes._identity import IdentityCache
 from sktypes.jsondoc import JsonDocument, thaw
 from sktypes.schema._emit import Emitter
-from sktypes.schema._inline import inline_refs
+from sktypes.schema._inline import inline_refs, unused_definitions_dropped
 from sktypes.schema._model import SchemaModel
 from sktypes.schema._nodes import ConstNode, EnumNode, Node
 
@@ -149,8 +149,13 @@ def _write(schema: Mapping[str, Any], emitter: type[Emitter]) -> Json:
     """Definitions used once written in place, then the whole written by ``emitter``."""
     from sktypes.schema import parse
 
-    inlined = inline_refs(thaw(schema), single_use=True)
-    out: Json = emitter(parse(inlined)).document()
+    out: Json = thaw(schema)
+    for _ in range(32):  # to the fixpoint: what the model reads back from it, it writes again
+        inlined = inline_refs(unused_definitions_dropped(out), single_use=True)
+        written: Json = emitter(parse(inlined)).document()
+        if written == out:
+            break
+        out = written
     return out
 
 

@@ -319,6 +319,9 @@ class _OpenAIStrict(Emitter):
             return {**out, "type": [t, "null"]}
         if isinstance(t, str) and isinstance(out.get("enum"), list):
             return {**out, "type": [t, "null"], "enum": [*out["enum"], None]}
+        if isinstance(t, str) and "const" in out and "enum" not in out:  # one listed value
+            rest = {k: v for k, v in out.items() if k != "const"}
+            return {**rest, "type": [t, "null"], "enum": [out["const"], None]}
         if isinstance(t, list):
             return {**out, "type": [*t, "null"]}
         if "anyOf" in out and set(out) <= {"anyOf", "description"}:

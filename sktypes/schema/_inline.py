@@ -17,7 +17,7 @@ from typing import Any
 
 from sktypes.schema._walk import SCHEMA_LIST_KEYS, SCHEMA_MAP_KEYS, SCHEMA_VALUE_KEYS
 
-__all__ = ["inline_refs"]
+__all__ = ["inline_refs", "unused_definitions_dropped"]
 
 _PREFIX = "#/$defs/"
 _DEFS = frozenset({"$defs", "definitions"})
@@ -93,6 +93,31 @@ def inline_refs(schema: Any, *, single_use: bool = False) -> Any:
     if kept:
         result["$defs"] = {name: kept[name] for name in defs if name in kept}
     return result
+
+
+def unused_definitions_dropped(schema: Any) -> Any:
+    """``schema`` without the root ``$defs`` nothing reaches (the same dict if there are none).
+
+    A definition no reference (nor a discriminator's mapping) reaches says nothing about
+    what the schema accepts.
+    """
+    if not isinstance(schema, dict) or not isinstance(schema.get("$defs"), dict):
+        return schema
+    defs = schema["$defs"]
+    kept: set[str] = set()
+    todo = _names({k: v for k, v in schema.items() if k != "$defs"})
+    while todo:
+        name = todo.pop()
+        if name in kept or name not in defs:
+            continue
+        kept.add(name)
+        todo.extend(_names(defs[name]))
+    if len(kept) == len(defs):
+        return schema
+    out = {k: v for k, v in schema.items() if k != "$defs"}
+    if kept:
+        out["$defs"] = {name: sub for name, sub in defs.items() if name in kept}
+    return out
 
 
 def _names(node: Any) -> list[str]:
