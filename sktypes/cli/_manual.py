@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import click
 
-from sktypes.cli._common import exclude_option, fail, include_option, write_output
-from sktypes.cli._targets import load_views
+from sktypes._stages import stage
+from sktypes.cli._common import (
+    exclude_option,
+    fail,
+    include_option,
+    no_validate_option,
+    strict_option,
+    warn,
+    write_output,
+)
+from sktypes.cli._progress import stages
+from sktypes.cli._targets import SpecOptions, load_views
 from sktypes.errors import SktypesError
 from sktypes.manual import (
     DETAILS,
@@ -50,6 +60,14 @@ __all__ = ["manual", "report_lines"]
 @click.option("--output", "-o", default=None, help="Write to FILE (atomically) instead of stdout.")
 @include_option
 @exclude_option
+@click.option(
+    "--name",
+    default=None,
+    help="The plugin name the functions are listed under (default: each target's own; for "
+    "a spec, a short form of its title).",
+)
+@no_validate_option
+@strict_option
 def manual(
     targets: tuple[str, ...],
     fmt: str,
@@ -59,6 +77,9 @@ def manual(
     output: str | None,
     include: tuple[str, ...],
     exclude: tuple[str, ...],
+    name: str | None,
+    no_validate: bool,
+    strict: bool,
 ) -> None:
     """Print the functions manual of TARGETS (pkg.mod:obj, pkg.mod, file.py, spec, tools.json).
 
@@ -67,18 +88,24 @@ def manual(
     """
     if budget is not None and detail is not None:
         fail("--budget chooses the detail of each function: give --budget or --detail, not both")
+    options = SpecOptions(validate=not no_validate, strict=strict, warn=warn)
     try:
-        views = load_views(targets, include=include, exclude=exclude)
-        if budget is not None:
-            cost = fit_budget(views, fmt, budget)
-        elif report:
-            cost = manual_cost(views, fmt, detail=detail or "full")
-        else:
-            text = render_manual(functions_manual(views, fmt, detail=detail or "full"))
-            write_output(text, output)
-            return
+        with stages("reading targets"):
+            views = load_views(
+                targets, include=include, exclude=exclude, name=name, options=options
+            )
+            stage(f"writing the manual of {len(views)} functions")
+            if budget is not None:
+                cost = fit_budget(views, fmt, budget)
+            elif report:
+                cost = manual_cost(views, fmt, detail=detail or "full")
+            else:
+                result = functions_manual(views, fmt, detail=detail or "full")
     except SktypesError as exc:
         fail(str(exc).splitlines()[0])
+    if budget is None and not report:
+        write_output(render_manual(result), output)
+        return
     if budget is not None:
         levels = ", ".join(f"{n} {d}" for d, n in cost.levels().items() if n)
         click.echo(

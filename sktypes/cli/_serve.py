@@ -8,7 +8,8 @@ import sys
 
 import click
 
-from sktypes.cli._common import fail
+from sktypes.cli._common import fail, no_validate_option, strict_option
+from sktypes.cli._progress import stages
 from sktypes.errors import SktypesError
 from sktypes.manual._shown import DETAILS
 
@@ -56,6 +57,8 @@ __all__ = ["serve"]
     help="How much tools/list says of each tool: full, compact (every enforced constraint, "
     "first sentences), names (name and one line). Calls are checked in full at every level.",
 )
+@no_validate_option
+@strict_option
 @click.option("--verbose", "-v", is_flag=True, help="Log each call (tool, duration, status).")
 def serve(
     targets: tuple[str, ...],
@@ -70,6 +73,8 @@ def serve(
     name: str | None,
     drift: str,
     detail: str,
+    no_validate: bool,
+    strict: bool,
     verbose: bool,
 ) -> None:
     """Serve TARGETS as an MCP server: Python plugins, OpenAPI specs, generated packages, tools.
@@ -83,17 +88,20 @@ def serve(
         fail(f"sktypes serve needs the MCP SDK: pip install 'sktypes[mcp]' ({exc})")
     _logging(verbose)
     try:
-        app = mcp.server(
-            list(targets),
-            name=name,
-            base_url=base_url,
-            include=include,
-            exclude=exclude,
-            implementations=implementations,
-            drift="error" if drift == "error" else "warn",
-            trace=verbose,
-            detail=detail,
-        )
+        with stages("loading targets"):
+            app = mcp.server(
+                list(targets),
+                name=name,
+                base_url=base_url,
+                include=include,
+                exclude=exclude,
+                implementations=implementations,
+                drift="error" if drift == "error" else "warn",
+                trace=verbose,
+                validate=not no_validate,
+                strict=strict,
+                detail=detail,
+            )
     except SktypesError as exc:
         fail(str(exc).splitlines()[0])
     # SIGTERM stops the server the way Ctrl-C does: sessions end, the HTTP client closes

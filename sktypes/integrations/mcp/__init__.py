@@ -59,6 +59,8 @@ def server(
     trace: bool = False,
     instructions: str | None = None,
     detail: str = "full",
+    validate: bool = True,
+    strict: bool = True,
 ) -> McpServer:
     """An MCP server (the SDK's low-level ``Server``) serving the functions of ``target``.
 
@@ -90,6 +92,9 @@ def server(
         detail: how much ``tools/list`` says of each tool: ``full``, ``compact`` or
             ``names`` (as in :func:`sktypes.functions_manual`); calls are checked against
             the full view at every level.
+        validate: validate OpenAPI documents (``False``: serve what can be understood).
+        strict: a validation problem refuses the document (the default); ``False`` serves
+            it and logs each problem, with its JSON pointer, as a warning.
 
     Raises:
         SktypesError: a target cannot be loaded or served (the message names it).
@@ -111,6 +116,8 @@ def server(
         credentials=credentials,
         env=env,
         owns_client=owns,
+        validate=validate,
+        strict=strict,
     )
     served = load_served(targets, options)
     toolset = ToolSet(served, drift=drift, detail=detail)
