@@ -129,7 +129,34 @@ def _order(error: ValidationError) -> tuple[str, str]:
 
 def _detail(error: ValidationError) -> ErrorDetail:
     error = _deepest(error)
-    return ErrorDetail(json_path(error.absolute_path), error.message, snippet(error.instance))
+    path = json_path(error.absolute_path)
+    return ErrorDetail(path, error_message(error), snippet(error.instance))
+
+
+_UNSTATED = frozenset(
+    {
+        "minLength",
+        "maxLength",
+        "minItems",
+        "maxItems",
+        "minProperties",
+        "maxProperties",
+        "minContains",
+        "maxContains",
+    }
+)
+
+
+def error_message(error: ValidationError) -> str:
+    """The message of a validation error, with the limit where jsonschema's does not say it.
+
+    ``'abc…' is too long`` becomes ``'abc…' is too long (maxLength: 80)``: a model shown a
+    compact manual (or none) learns the constraint it broke, stated in full.
+    """
+    message = error.message
+    if error.validator in _UNSTATED and str(error.validator_value) not in message:
+        message = f"{message} ({error.validator}: {error.validator_value})"
+    return message
 
 
 def _deepest(error: ValidationError) -> ValidationError:
