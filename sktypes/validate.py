@@ -153,7 +153,7 @@ def error_message(error: ValidationError) -> str:
     ``'abc…' is too long`` becomes ``'abc…' is too long (maxLength: 80)``: a model shown a
     compact manual (or none) learns the constraint it broke, stated in full.
     """
-    message = error.message
+    message: str = error.message
     if error.validator in _UNSTATED and str(error.validator_value) not in message:
         message = f"{message} ({error.validator}: {error.validator_value})"
     return message

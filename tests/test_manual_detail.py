@@ -42,8 +42,9 @@ def view() -> sk.FunctionView:
 
 
 def test_compact_keeps_every_enforced_constraint_and_first_sentences() -> None:
-    [tool] = functions_manual([view()], "mcp", detail="compact")
-    assert isinstance(tool, dict)
+    manual = functions_manual([view()], "mcp", detail="compact")
+    assert isinstance(manual, list)
+    [tool] = manual
     assert tool["description"] == "Add a book to the catalog."
     title = tool["inputSchema"]["properties"]["title"]
     assert (title["minLength"], title["maxLength"], title["description"]) == (2, 80, "The title.")
@@ -106,6 +107,7 @@ def test_names_is_the_name_and_one_line_with_the_providers_deferral_field(fmt: s
     manual = functions_manual([view()], fmt, detail="names")
     text = json.dumps(manual)
     assert "minLength" not in text and "catalog." in text and "stored at once" not in text
+    assert isinstance(manual, list)
     tool: Any = manual[0]["functionDeclarations"][0] if fmt == "gemini" else manual[0]
     field = DEFERRAL.get(fmt)
     if field is not None:
@@ -115,8 +117,9 @@ def test_names_is_the_name_and_one_line_with_the_providers_deferral_field(fmt: s
 
 
 def test_openai_responses_writes_flat_tools_with_their_output_schema() -> None:
-    [tool] = functions_manual([view()], "openai-responses")
-    assert isinstance(tool, dict)
+    manual = functions_manual([view()], "openai-responses")
+    assert isinstance(manual, list)
+    [tool] = manual
     assert (tool["type"], tool["name"], tool["strict"]) == ("function", "Shelf-book", False)
     assert tool["output_schema"]["type"] == "object"
     [back] = sk.views_from_manual([tool])
