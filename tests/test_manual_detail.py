@@ -194,3 +194,31 @@ def test_cli_detail_budget_and_report() -> None:
     assert both.exit_code == 2
     tiny = runner.invoke(cli, ["manual", SPEC, "--budget", "3"])
     assert tiny.exit_code == 2 and "even at 'names'" in tiny.stderr
+
+
+def test_check_holds_a_served_spec_and_a_manual_to_their_budgets(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pathlib import Path
+
+    monkeypatch.chdir(tmp_path)
+    Path("spec.yaml").write_text(Path(__file__).parents[1].joinpath(SPEC).read_text())
+    manual = functions_manual(sk.load_openapi("spec.yaml").views, "mcp")
+    Path("tools.json").write_text(json.dumps(manual, indent=2))
+    runner = CliRunner()
+    for source, tokens, code in (
+        ("spec.yaml", 50, 1),
+        ("spec.yaml", 5000, 0),
+        ("tools.json", 9, 1),
+    ):
+        Path("pyproject.toml").write_text(
+            f'[[tool.sktypes.budget]]\nsource = "{source}"\ntokens = {tokens}\n'
+        )
+        result = runner.invoke(cli, ["check"])
+        assert result.exit_code == code, result.output
+        if code:
+            assert f"over its budget of {tokens} by" in result.stdout
+            assert "largest: WeatherPluginSimpleComplex.GetWeatherForecast1" in result.stdout
+    Path("pyproject.toml").write_text('[[tool.sktypes.budget]]\nsource = "spec.yaml"\n')
+    result = runner.invoke(cli, ["check"])
+    assert result.exit_code == 2 and "tool.sktypes.budget[0]" in result.stderr
