@@ -104,7 +104,7 @@ def code_mode_stubs(views: Sequence[FunctionView], *, source: str | None = None)
             typed += returns != ANY
         text = render_expr(returns)
         shown = ", ".join(
-            f"{arg}: {render_expr(ann)}" + ("" if default is None else " = …")
+            f"{arg}: {render_expr(ann)}" + ("" if default is None else " = ...")
             for arg, ann, default in params
             if ann is not None
         )
