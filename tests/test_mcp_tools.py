@@ -927,7 +927,7 @@ def test_listing_at_each_detail_level_still_checks_calls_in_full(detail: str) ->
         return tool, bad, good
 
     tool, bad, good = _run(server, body)
-    title = tool.input_schema.get("properties", {}).get("title", {})
+    title: Any = tool.input_schema.get("properties", {}).get("title", {})
     if detail == "full":
         assert tool.description == "Add a book. It is stored at once."
         assert title["description"] == "The title. As printed."
