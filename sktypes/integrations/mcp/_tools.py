@@ -12,6 +12,11 @@ function and returns its result as JSON. :class:`ToolSet` turns them into tools 
   is, except when it admits ``null``: an absent ``structuredContent`` and a null one are the
   same on the wire, so such a result stays wrapped (``{"result": null}``);
 - results come as ``structuredContent`` plus a text block with the same value;
+- a streamed result (an async iterator: a streamed operation's items) is one result, the
+  list of its items, read up to the server's bound (items and bytes); a result cut there
+  has a note saying so and ``_meta["sktypes/truncated"]`` (a :class:`Noted` result);
+- a paginated operation answers one page per call; when another page follows, the result
+  has a note with the arguments that get it (``_meta["sktypes/next-page"]``);
 - bytes (an image, a PDF: a :class:`Binary` result) come as a content block of their media
   type (image, audio, or an embedded blob) instead of the text block; a result declared as
   bytes (``format: binary``) has the output schema of its base64 text
@@ -29,7 +34,6 @@ from __future__ import annotations
 import base64
 import dataclasses
 import logging
-import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +44,7 @@ from mcp.types.version import is_version_at_least
 
 from sktypes._stages import stage
 from sktypes.errors import ArgumentsError, ErrorDetail, HydrationError, SktypesError
+from sktypes.integrations.mcp._errors import api_error_text, invalid_arguments_text
 from sktypes.integrations.mcp._schemas import (
     DriftMode,
     binary_inputs,
@@ -54,6 +59,8 @@ from sktypes.integrations.mcp._schemas import (
 from sktypes.jsondoc import JsonDocument
 from sktypes.manual import NameTable, provider_name
 from sktypes.manual._shown import DETAILS, shown
+from sktypes.remote import ApiError, redact
+from sktypes.remote._secrets import redact_value
 from sktypes.validate import value_problems
 from sktypes.views import FunctionView
 
@@ -61,6 +68,8 @@ __all__ = [
     "DRIFT_META",
     "MODERN_VERSION",
     "WRAPPED_META",
+    "NEXT_PAGE_META",
+    "TRUNCATED_META",
     "Binary",
     "DriftMode",
     "Served",
@@ -74,6 +83,10 @@ WRAPPED_META = "sktypes/result-wrapped"
 """Tool ``_meta`` key: the result is wrapped as ``{"result": …}`` (as in the ``mcp`` manual)."""
 DRIFT_META = "sktypes/drift"
 """Result ``_meta`` key: the problems of a result that breaks its output schema."""
+TRUNCATED_META = "sktypes/truncated"
+"""Result ``_meta`` key: a streamed result was cut at the server's bound (why, in words)."""
+NEXT_PAGE_META = "sktypes/next-page"
+"""Result ``_meta`` key: the arguments that get the next page of a paginated operation."""
 MODERN_VERSION = "2026-07-28"
 """The first protocol version whose results may be any JSON value."""
 
@@ -110,6 +123,19 @@ class Binary:
             uri=f"sktypes://result/{tool}", mime_type=self.media_type, blob=self.base64
         )
         return types.EmbeddedResource(resource=blob)
+
+
+@dataclass(frozen=True, slots=True)
+class Noted:
+    """A result with a note the model reads (a text block after it) and ``_meta`` entries.
+
+    A streamed result cut at the server's bound (the items read, and why it stopped); a
+    page of a paginated operation (the arguments of the next page).
+    """
+
+    value: Any
+    note: str
+    meta: Mapping[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,21 +340,31 @@ class ToolSet:
         try:
             ready = args if prepare is None else prepare(args)
         except (ArgumentsError, HydrationError) as exc:
-            return _error(_invalid_text(entry.name, view, args, exc.errors)), "invalid"
+            return _error(invalid_arguments_text(entry.name, view, args, exc.errors)), "invalid"
         try:
             value = await entry.served.execute(ready)
         except (ArgumentsError, HydrationError) as exc:
             if prepare is not None:  # raised by the function itself, not about the arguments
                 log.info("%s failed: %s", entry.name, exc)
                 return _error(f"{entry.name} failed: {exc}"), "error"
-            return _error(_invalid_text(entry.name, view, args, exc.errors)), "invalid"
+            return _error(invalid_arguments_text(entry.name, view, args, exc.errors)), "invalid"
+        except ApiError as exc:
+            log.info("%s failed: the API answered %s", entry.name, exc.status_code)
+            return _error(api_error_text(entry.name, exc)), "error"
         except SktypesError as exc:
-            log.info("%s failed: %s", entry.name, exc)
-            return _error(f"{entry.name} failed: {exc}"), "error"
+            log.info("%s failed: %s", entry.name, redact(str(exc)))
+            return _error(redact(f"{entry.name} failed: {exc}")), "error"
         except Exception as exc:
-            log.exception("%s raised %s", entry.name, type(exc).__name__)
-            return _error(f"{entry.name} failed: {type(exc).__name__}: {exc}"), "error"
+            log.error("%s raised %s", entry.name, redact(f"{type(exc).__name__}: {exc}"))
+            return _error(redact(f"{entry.name} failed: {type(exc).__name__}: {exc}")), "error"
         modern = _modern(protocol_version)
+        if isinstance(value, Noted):  # the value, and a note the model sees
+            result, status = self._result(entry, value.value, modern)
+            note = types.TextContent(text=f"note: {value.note}")
+            meta = {**(result.meta or {}), **value.meta}
+            return result.model_copy(
+                update={"content": [*result.content, note], "meta": meta}
+            ), status
         if isinstance(value, Binary):
             return self._binary(entry, value, modern)
         if entry.binary is not None and value is not None:
@@ -345,7 +381,12 @@ class ToolSet:
         found: Sequence[ErrorDetail] = (),
         first: types.ContentBlock | None = None,
     ) -> tuple[types.CallToolResult, str]:
-        """The result for ``value`` (``found``: problems known; ``first``: its block, not text)."""
+        """The result for ``value`` (``found``: problems known; ``first``: its block, not text).
+
+        A credential the server sends that the value holds (an API echoing a header) is
+        redacted: no credential reaches the model.
+        """
+        value = redact_value(value)
         shown = first if first is not None else None if value is None else _text_block(value)
         if entry.schema is None:
             return types.CallToolResult(content=[] if shown is None else [shown]), "ok"
@@ -409,45 +450,3 @@ def _dumps(value: Any) -> str:
 
 def _text_block(value: Any) -> types.TextContent:
     return types.TextContent(text=value if isinstance(value, str) else _dumps(value))
-
-
-# --- argument errors ----------------------------------------------------------------
-
-_REQUIRED = re.compile(r"^'(.+)' is a required property$")
-
-
-def _invalid_text(
-    tool: str, view: FunctionView, args: Mapping[str, Any], errors: Sequence[ErrorDetail]
-) -> str:
-    lines = _argument_lines(view, args, errors)
-    head = f"The arguments for {tool} could not be used. Fix these problems and call it again:"
-    return "\n".join([head, *(f"- at {line}" for line in lines)])
-
-
-def _argument_lines(
-    view: FunctionView, args: Mapping[str, Any], errors: Sequence[ErrorDetail]
-) -> list[str]:
-    """One line per problem, each naming the argument's path (``$.date``, ``$.body.qty``).
-
-    The arguments object's own problems (a missing or unknown argument) are reported at
-    the argument's path, read from the view, rather than at ``$``.
-    """
-    lines: list[str] = []
-    known = {p.name for p in view.parameters}
-    for p in view.parameters:
-        if p.is_required and p.name not in args:
-            lines.append(f"$.{p.name}: required argument missing")
-    if not view.accepts_extra:
-        for name in args:
-            if name not in known:
-                lines.append(f"$.{name}: unknown argument (known: {', '.join(sorted(known))})")
-    for e in errors:
-        if e.path == "$" and (_REQUIRED.match(e.message) or "dditional properties" in e.message):
-            continue  # reported above, by name
-        path = e.path
-        required = _REQUIRED.match(e.message)
-        if required:
-            path = f"{path}.{required.group(1)}"
-        got = f" (got {e.input})" if e.input and e.input not in e.message else ""
-        lines.append(f"{path}: {e.message}{got}")
-    return lines or ["$: the arguments do not match the tool's input schema"]
