@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from datetime import date
+from typing import Annotated, Any, Literal
 
 import pytest
 from click.testing import CliRunner
@@ -133,6 +134,22 @@ def test_what_a_level_leaves_out_is_refused_at_call_time_stated_in_full() -> Non
         sk.validate_arguments(view(), {"title": "x" * 81})
     text = info.value.for_llm()
     assert "maxLength: 80" in text and "title" in text
+
+
+def when(day: date | None = None, kind: Literal["a", "b"] | int = "a") -> None:
+    """Plan a day."""
+
+
+def test_a_value_no_option_admits_is_refused_with_what_each_option_wanted() -> None:
+    # at names the model saw no schema: "not valid under any of the given schemas" named
+    # neither the date nor the null it may be (regression)
+    manual = functions_manual([sk.function_view(when)], "anthropic", detail="names")
+    assert isinstance(manual, list) and manual[0]["input_schema"] == {"type": "object"}
+    with pytest.raises(ArgumentsError) as info:
+        sk.validate_arguments(sk.function_view(when), {"day": "not a date", "kind": "c"})
+    messages = {e.path: e.message for e in info.value.errors}
+    assert "is not a 'date'" in messages["$.day"] and "of type 'null'" in messages["$.day"]
+    assert "['a', 'b']" in messages["$.kind"] and "of type 'integer'" in messages["$.kind"]
 
 
 def test_unknown_detail_is_a_manual_error() -> None:
