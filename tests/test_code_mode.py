@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 import sktypes as sk
@@ -84,3 +85,33 @@ def test_cli_code_mode_reads_any_source_and_says_the_typed_share(tmp_path: Path)
         assert result.exit_code == 0, result.output
         assert "declared results typed" in result.stderr
         _import(out)
+
+
+def test_cli_code_mode_and_manual_read_a_generated_package_by_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a package's plugin class lives in its plugin.py: the package name alone found nothing
+    # ("no @kernel_function found"), though serve took it (regression)
+    runner = CliRunner()
+    names = [f"{v.plugin_name}.{v.name}" for v in sk.load_openapi(SPEC).views]
+    spec = str(Path(SPEC).resolve())
+    made = runner.invoke(cli, ["generate", spec, "-o", str(tmp_path), "--name", "weather_pkg"])
+    assert made.exit_code == 0, made.output
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    out = tmp_path / "pkg_tools.py"
+    result = runner.invoke(cli, ["stubs", "--code-mode", "weather_pkg", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "1 of 1 declared results typed" in result.stderr
+    manual = runner.invoke(cli, ["manual", "weather_pkg", "-f", "mcp", "--detail", "names"])
+    assert manual.exit_code == 0, manual.output
+    assert [t["name"] for t in json.loads(manual.stdout)] == names
+
+
+def test_cli_code_mode_says_when_no_result_is_declared(tmp_path: Path) -> None:
+    tools = tmp_path / "openai_tools.json"
+    tools.write_text(json.dumps(sk.functions_manual(sk.load_openapi(SPEC).views, "openai")))
+    result = CliRunner().invoke(cli, ["stubs", "--code-mode", str(tools)])
+    assert result.exit_code == 0, result.output
+    assert "no function declares its result" in result.stderr
+    assert "async def " in result.stdout

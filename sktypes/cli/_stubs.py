@@ -73,8 +73,10 @@ def _code_mode(
     except SktypesError as exc:
         fail(str(exc).splitlines()[0])
     write_output(result.source.rstrip("\n"), output)
-    click.echo(
-        f"sktypes stubs: {result.functions} function(s); {result.typed} of {result.declared} "
-        f"declared results typed (not Any): {result.typed_share:.0%}",
-        err=True,
+    typed = (
+        f"{result.typed} of {result.declared} declared results typed (not Any): "
+        f"{result.typed_share:.0%}"
+        if result.declared
+        else "no function declares its result (a tool list without output schemas?)"
     )
+    click.echo(f"sktypes stubs: {result.functions} function(s); {typed}", err=True)
