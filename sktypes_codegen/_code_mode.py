@@ -4,7 +4,8 @@ Agents that write code against tools (instead of calling them one by one) need e
 a typed function, and typed *results*: a return type of ``Any`` leaves the model guessing.
 The module has, per tool, ``TypedDict`` models for its structured inputs and its return
 value (from the view's return schema), an ``async def`` with keyword-only parameters and a
-docstring from the descriptions; a compact preamble in the module docstring lists every
+docstring from the descriptions (values are typed as the JSON they are: a ``format: date``
+string is ``str``); a compact preamble in the module docstring lists every
 function in one line, for a model to read. ``bind(call)`` routes the calls (an MCP client
 session, a kernel); optional arguments left at ``NOT_GIVEN`` are not sent.
 
@@ -18,6 +19,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sktypes.schema import NullNode, StringNode, UnionNode
 from sktypes.schema._detail import first_sentence
 from sktypes.views import FunctionView
 from sktypes_codegen._annotations import ANY, NONE, Expr, Import, imports
@@ -25,7 +27,7 @@ from sktypes_codegen._annotations import render as render_expr
 from sktypes_codegen._modules import alias_imports, import_block
 from sktypes_codegen._naming import Namespace, class_name, identifier
 from sktypes_codegen._render import Param, render
-from sktypes_codegen._schemas import SchemaSet
+from sktypes_codegen._schemas import Handle, SchemaSet
 from sktypes_codegen._types import TypeBuilder
 
 __all__ = ["CodeModeStubs", "code_mode_stubs"]
@@ -76,7 +78,8 @@ def code_mode_stubs(views: Sequence[FunctionView], *, source: str | None = None)
         ret = view.return_parameter.schema
         added.append((found, schemas.add(ret) if ret is not None else None))
     schemas.parse()
-    builder = TypeBuilder(schemas, "typeddict", taken=set(_RESERVED))
+    # the values are JSON both ways (bind's runner sends and returns JSON): a date is its text
+    builder = TypeBuilder(schemas, "typeddict", taken=set(_RESERVED), json_scalars=True)
     names = Namespace(set(_RESERVED) | {"_invoke", "_call", "_NotGiven"})
     functions: list[_Function] = []
     declared = typed = 0
@@ -114,7 +117,7 @@ def code_mode_stubs(views: Sequence[FunctionView], *, source: str | None = None)
             _Function(
                 name,
                 tool,
-                _docstring(view),
+                _docstring(view, {n: f for n, h in handles.items() if (f := _format(schemas, h))}),
                 params,
                 returns,
                 json.dumps(text),
@@ -162,12 +165,25 @@ def code_mode_stubs(views: Sequence[FunctionView], *, source: str | None = None)
     return CodeModeStubs(text, len(functions), declared, typed)
 
 
-def _docstring(view: FunctionView) -> str:
+def _format(schemas: SchemaSet, handle: Handle) -> str | None:
+    """The ``format`` of a string argument (or of its non-null option): ``date``, ``uuid``."""
+    node = schemas.root(handle)
+    if isinstance(node, UnionNode):
+        options = [o for o in node.options if not isinstance(o, NullNode)]
+        node = options[0] if len(options) == 1 else node
+    return node.format if isinstance(node, StringNode) else None
+
+
+def _docstring(view: FunctionView, formats: dict[str, str]) -> str:
     lines = [view.description.strip()] if view.description.strip() else []
-    described = [p for p in view.parameters if p.description]
+    described = [p for p in view.parameters if p.description or p.name in formats]
     if described:
         lines += ["", "Arguments:"]
-        lines += [f"- {p.name}: {' '.join((p.description or '').split())}" for p in described]
+        for p in described:
+            said = " ".join((p.description or "").split())
+            if p.name in formats:  # typed str: the text says what it holds
+                said = f"({formats[p.name]}) {said}".rstrip()
+            lines.append(f"- {p.name}: {said}")
     ret = view.return_parameter.description
     if ret:
         lines += ["", f"Returns: {' '.join(ret.split())}"]

@@ -7,8 +7,9 @@ import importlib.util
 import json
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import pytest
 from click.testing import CliRunner
@@ -115,3 +116,31 @@ def test_cli_code_mode_says_when_no_result_is_declared(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "no function declares its result" in result.stderr
     assert "async def " in result.stdout
+
+
+class Stay(TypedDict):
+    arrives: date
+    nights: int
+
+
+def book_stay(arrives: date, leaves: date | None = None) -> Stay:
+    """Book a stay."""
+    return {"arrives": arrives, "nights": 1}
+
+
+def test_values_are_typed_as_the_json_they_are(tmp_path: Path) -> None:
+    # the runner returns JSON: a result typed datetime.date held a str at run time (regression)
+    source = code_mode_stubs([sk.function_view(book_stay, "Inn")]).source
+    assert "datetime" not in source
+    assert "arrives: str" in source and "leaves: str | None = NOT_GIVEN" in source
+    assert "- arrives: (date)" in source and "- leaves: (date)" in source
+    path = tmp_path / "inn_tools.py"
+    path.write_text(source)
+    module = _import(path)
+
+    async def run(tool: str, arguments: dict[str, Any]) -> Any:
+        return json.loads(json.dumps({"arrives": arguments["arrives"], "nights": 2}))
+
+    module.bind(run)
+    stay = asyncio.run(module.book_stay(arrives="2026-12-01"))
+    assert stay == {"arrives": "2026-12-01", "nights": 2}
