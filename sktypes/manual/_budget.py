@@ -4,11 +4,13 @@
 moves the most expensive functions one level down (``full`` → ``compact`` → ``names``)
 until it fits: each function keeps the richest level the budget leaves room for. The total
 is counted on the manual's text exactly as :func:`render_manual` writes it (what ``sktypes
-manual`` prints), so a manual that fits is within budget as printed.
+manual`` prints), so a manual that fits is within budget as printed. Counted by the estimate
+(no tokenizer installed), it is fitted within ``budget / 1.1`` (:data:`ESTIMATE_MARGIN`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +24,18 @@ from sktypes.manual._tokens import TokenCounter, token_counter
 from sktypes.manual._write import FORMATS, manual_at
 from sktypes.views import FunctionView
 
-__all__ = ["ManualCost", "ToolCost", "fit_budget", "manual_cost", "render_manual"]
+__all__ = [
+    "ESTIMATE_MARGIN",
+    "ManualCost",
+    "ToolCost",
+    "fit_budget",
+    "manual_cost",
+    "render_manual",
+]
+
+ESTIMATE_MARGIN = 0.10
+"""Counted by the estimate, a budget is fitted with this share to spare (its measured error on
+whole manuals is within ±10%), so the manual fits as a real tokenizer counts it too."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,20 +109,24 @@ def fit_budget(
     """
     items = list(views)
     count = counter or token_counter()
+    # an estimate fits within budget / 1.1, so that a real count 10% higher still fits
+    room = budget if count.exact else int(budget / (1 + ESTIMATE_MARGIN))
     levels = [0] * len(items)
     costs: dict[tuple[int, int], int] = {}
     while True:
         fitted = _costed(items, format, [DETAILS[i] for i in levels], count, budget)
         for i, tool in enumerate(fitted.tools):
             costs[(i, levels[i])] = tool.tokens
-        over = fitted.total - budget
+        over = fitted.total - room
         if over <= 0:
-            return _richer(items, format, levels, costs, fitted, count, budget)
+            richer = _richer(items, format, levels, costs, fitted, count, room)
+            return dataclasses.replace(richer, budget=budget)
         lower = [i for i in range(len(items)) if levels[i] < len(DETAILS) - 1]
         if not lower:
+            margin = "" if count.exact else f", estimated: fitted within {room}"
             raise ManualError(
                 f"{len(items)} function(s) need {fitted.total} tokens even at 'names' "
-                f"(budget {budget}, {over} over; counted by {count.name})"
+                f"(budget {budget}, {over} over{margin}; counted by {count.name})"
             )
         lower.sort(key=lambda i: -costs[(i, levels[i])])
         saved = 0
