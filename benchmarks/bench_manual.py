@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -35,7 +36,10 @@ sys.path.insert(0, str(HERE))
 from _github import github_spec  # noqa: E402
 from bench_mcp import RawClient  # noqa: E402
 
-CORPUS = HERE.parent.parent / "shared" / "corpus" / "openapi"
+# as tests/corpus_util.py finds it (a worktree's ``..`` is not the checkout's)
+CORPUS = Path(
+    os.environ.get("SKTYPES_CORPUS_DIR") or HERE.parent.parent / "shared" / "corpus" / "openapi"
+)
 
 
 def verdict(ok: bool) -> str:

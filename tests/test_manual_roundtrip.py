@@ -96,3 +96,37 @@ def test_nullable_array_written_as_any_of_comes_back_the_same() -> None:
     for fmt in JSON_FORMATS:
         manual = functions_manual([view], fmt)
         assert _again(manual, fmt) == manual
+
+
+def _corpus_specs() -> list[Any]:
+    from tests.corpus_util import corpus_specs
+
+    # the specs up to Twilio Messaging's size (the large ones cost minutes under load)
+    known = {  # found by this test; not fixed yet (see the reason)
+        "twilio-messaging-v1": pytest.mark.xfail(
+            strict=True,
+            reason="openai-strict: an optional parameter whose schema and parameter both "
+            "have descriptions is written anyOf [schema, null] with the parameter's; read "
+            "back, the schema's own description is lost (2 of 58 tools, VettingProvider)",
+        )
+    }
+    return [
+        pytest.param(path, id=sid, marks=[known[sid]] if sid in known else [])
+        for sid, path in corpus_specs()
+        if path.is_file() and path.stat().st_size <= 600_000
+    ]
+
+
+@pytest.mark.parametrize("spec", _corpus_specs())
+def test_every_view_of_the_corpus_specs_round_trips(spec: Path) -> None:
+    from sktypes.manual import NameTable
+    from sktypes.openapi import load_openapi
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        views = load_openapi(spec, validate=False).views
+        for fmt in JSON_FORMATS:
+            names = NameTable()
+            manual = functions_manual(views, fmt, names=names)
+            again = functions_manual(views_from_manual(manual, names=names), fmt)
+            assert again == manual, fmt
