@@ -221,8 +221,9 @@ browser: ## install Debian's chromium for the browser test of the docs (root + a
 
 .PHONY: bench
 bench: $(BENCH_VENV)/.installed $(BENCH_MCP_VENV)/.installed $(foreach f,$(INTEGRATIONS),$(ENV)$(f)/.installed) ## side-by-side benchmarks against the peers (own venvs; not a test)
-	@for b in benchmarks/bench_*.py; do [ $$b = benchmarks/bench_mcp.py ] && continue; echo "== $$b"; $(BENCH_VENV)/bin/python $$b || exit 1; done
+	@for b in benchmarks/bench_*.py; do case $$b in benchmarks/bench_mcp.py|benchmarks/bench_manual.py) continue;; esac; echo "== $$b"; $(BENCH_VENV)/bin/python $$b || exit 1; done
 	@echo "== benchmarks/bench_mcp.py (in $(BENCH_MCP_VENV))"; $(BENCH_MCP_VENV)/bin/python benchmarks/bench_mcp.py $(BENCH_MCP_ARGS)
+	@echo "== benchmarks/bench_manual.py (in $(BENCH_MCP_VENV))"; $(BENCH_MCP_VENV)/bin/python benchmarks/bench_manual.py
 
 # e.g. a smoke run: make bench-mcp BENCH_MCP_ARGS="--calls 20 --rounds 1 --no-corpus"
 .PHONY: bench-mcp

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sktypes.check._budget import BudgetLike, check_budget
 from sktypes.check._checks import check_file
 from sktypes.check._findings import Finding, display
 from sktypes.check._packages import SKIP_DIRS, check_package, is_package_root, package_of
@@ -39,6 +40,7 @@ _KIND_NAMES = {
     "spec": ("spec", "specs"),
     "schema": ("schema", "schemas"),
     "manual": ("manual", "manuals"),
+    "budget": ("token budget", "token budgets"),
     "prompt": ("prompt config", "prompt configs"),
     "file": ("file", "files"),
 }
@@ -56,6 +58,13 @@ class CheckReport:
     checked: Counter[str] = field(default_factory=Counter)
     items: list[tuple[str, str]] = field(default_factory=list)
     """``(kind, path)`` of everything checked, in order."""
+
+    def add_budgets(self, budgets: Sequence[BudgetLike]) -> None:
+        """Hold each manual (or served source) to its token budget (``[tool.sktypes]``)."""
+        for budget in budgets:
+            self.findings.extend(check_budget(budget))
+            self.checked["budget"] += 1
+            self.items.append(("budget", display(budget.source)))
 
     def summary(self) -> str:
         """One line: what was checked and how many findings (``sktypes check: ...``)."""

@@ -14,6 +14,7 @@ import click
 from sktypes.cli._common import fail, no_validate_option, strict_option
 from sktypes.cli._progress import stages
 from sktypes.errors import SktypesError
+from sktypes.manual._shown import DETAILS
 from sktypes.remote._secrets import register_secret
 
 __all__ = ["serve"]
@@ -83,6 +84,14 @@ __all__ = ["serve"]
     help="A result that breaks its output schema: returned with a warning, or an error.",
 )
 @click.option(
+    "--detail",
+    type=click.Choice(DETAILS),
+    default="full",
+    show_default=True,
+    help="How much tools/list says of each tool: full, compact (every enforced constraint, "
+    "first sentences), names (name and one line). Calls are checked in full at every level.",
+)
+@click.option(
     "--max-stream-items",
     default=1000,
     show_default=True,
@@ -115,6 +124,7 @@ def serve(
     name: str | None,
     headers: tuple[str, ...],
     drift: str,
+    detail: str,
     max_stream_items: int,
     max_stream_bytes: int,
     no_validate: bool,
@@ -151,6 +161,7 @@ def serve(
                 stream_bytes=max_stream_bytes,
                 validate=not no_validate,
                 strict=strict,
+                detail=detail,
             )
     except SktypesError as exc:
         fail(str(exc).splitlines()[0])
