@@ -49,9 +49,9 @@ from tests.instances import first_difference
 from tests.roundtrip import oracle
 from tests.vendor.arguments import Unsatisfiable, arguments, operation_examples
 from tests.vendor.misreadings import misreading, spec_fault
-from tests.vendor.prism import Prism, prism, violations
+from tests.vendor.prism import Prism, Verdict, prism, violations
 
-__all__ = ["Failure", "ModeResult", "SpecResult", "run_spec"]
+__all__ = ["Failure", "ModeResult", "SpecResult", "run_spec", "unread_fault"]
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -377,6 +377,9 @@ async def _call(
     unanswerable = (verdict.server_error or "").startswith("NO_RESPONSE_RESPONSE_DEFINED")
     if verdict.server_error and not (unanswerable and operation.success_status is None):
         return Failure(name, "accepted", _one_line(f"HTTP {status}: {verdict.server_error}"), True)
+    unread = unread_fault(response.request.method, status, verdict)
+    if unread is not None:
+        return Failure(name, "accepted", _one_line(f"HTTP {status}: {unread}"), True)
     # the spec declares no response at all: Prism validated the request (an invalid one is
     # answered 422 before a response is looked for) and has nothing to answer with
     out.accepted += 1
@@ -404,6 +407,25 @@ async def _call(
         return Failure(name, "parsed", _one_line(problem + server_note), bool(broken))
     out.parsed += 1
     return None
+
+
+def unread_fault(method: str, status: int, verdict: Verdict) -> str | None:
+    """Prism's fault with its own answer when the problem document cannot be read.
+
+    An answer to HEAD has no content (RFC 9110, 9.3.2), so Prism's 500 problem document is
+    not there to read; its ``sl-violations`` header still says what it found wrong with its
+    own answer. Prism checks the empty body it sends a HEAD against the body the spec
+    declares (Kubernetes' HEAD proxies: ``Response body must be string``), and refuses it.
+    """
+    if status < 500 or verdict.request or not verdict.answer:
+        return None
+    said = "; ".join(verdict.answer[:2])
+    if method.upper() == "HEAD":
+        return (
+            "Prism checked the empty body of its own HEAD answer against the declared body "
+            f"(a HEAD answer has no content, RFC 9110 9.3.2): {said}"
+        )
+    return f"VIOLATIONS of its own answer (sl-violations): {said}"
 
 
 def _breaks_schema(view: sk.FunctionView, response: httpx.Response) -> list[str]:
