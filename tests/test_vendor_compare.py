@@ -104,3 +104,19 @@ def test_a_member_lost_on_the_way_is_reported_where_it_is(tmp_path: Path) -> Non
     assert _judge(tmp_path, body, lost) == (
         'sent and dumped back differ at /droplet/note: only in the first ("kept?")'
     )
+
+
+def test_a_corpus_entry_is_generated_with_its_own_directory_as_a_ref_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OAI's petstore-separate refers to ../common/Error.yaml from spec/swagger.yaml."""
+    from tests.vendor import specs
+
+    corpus = tmp_path / "shared" / "corpus"
+    (corpus / "separate" / "spec").mkdir(parents=True)
+    (tmp_path / "wt").mkdir()
+    (tmp_path / "wt" / "shared").symlink_to(tmp_path / "shared")  # as /work/wt/shared
+    monkeypatch.setattr(specs, "CORPUS", tmp_path / "wt" / "shared" / "corpus")
+    spec = tmp_path / "wt" / "shared" / "corpus" / "separate" / "spec" / "swagger.yaml"
+    assert specs.ref_roots(spec) == (corpus.resolve() / "separate",)
+    assert specs.ref_roots(tmp_path / "elsewhere.yaml") == ()

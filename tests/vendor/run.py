@@ -50,6 +50,7 @@ from tests.roundtrip import oracle
 from tests.vendor.arguments import Unsatisfiable, arguments, operation_examples
 from tests.vendor.misreadings import misreading, spec_fault
 from tests.vendor.prism import Prism, Verdict, prism, violations
+from tests.vendor.specs import ref_roots
 
 __all__ = ["Failure", "ModeResult", "SpecResult", "run_spec", "unread_fault"]
 
@@ -177,13 +178,15 @@ def run_spec(
     raw = load_raw(path)
     result.version = str(raw.get("openapi") or raw.get("swagger") or "")
     package = _package_name(key)
+    roots = ref_roots(path)
     generate = subprocess.run(
-        [str(BIN / "sktypes"), "generate", str(path), "-o", str(work), "--name", package, "-q"],
+        [str(BIN / "sktypes"), "generate", str(path), "-o", str(work), "--name", package, "-q"]
+        + [arg for root in roots for arg in ("--ref-root", str(root))],
         capture_output=True,
         text=True,
     )
     result.warnings = sum(1 for line in generate.stderr.splitlines() if line.startswith("warning"))
-    loaded = sk.load_openapi(path, validate=False)
+    loaded = sk.load_openapi(path, validate=False, ref_roots=roots)
     names = [view.name for view in loaded.views]
     result.operations = max(len(names), _count_operations(raw))
     if generate.returncode != 0:
