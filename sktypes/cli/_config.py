@@ -27,7 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sktypes._documents import decode_utf8, read_file
 from sktypes.errors import SktypesError
+from sktypes.limits import DEFAULT_LIMITS
 
 __all__ = [
     "DEFAULT_LINE_LENGTH",
@@ -81,13 +83,12 @@ def find_pyproject(start: Path | None = None) -> Path | None:
 
 
 def _toml(path: Path) -> dict[str, Any]:
+    # the one loader's reader: a regular file only, never past the byte limit
+    raw = read_file(path, str(path), DEFAULT_LIMITS, ConfigError, regular_only=True)
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
+        return tomllib.loads(decode_utf8(raw, str(path), ConfigError))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"not valid TOML: {exc}", file=str(path)) from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
 
 
 def _table(data: Mapping[str, Any], *keys: str) -> Any:
