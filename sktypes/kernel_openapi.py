@@ -1,78 +1,61 @@
-"""Kernel functions for the operations of an ``OpenApiPlugin``, called over HTTP with httpx.
+"""HTTP calls for the operations of an ``OpenApiPlugin``, with httpx: what the kernel invokes.
 
-Each operation's ``Operation`` info (method, path, parameter locations and styles, body
-media type) turns the model's JSON arguments into a request: path parameters substituted
-(percent-encoded), query parameters by ``style``/``explode`` (``form``, ``spaceDelimited``,
-``pipeDelimited``, ``deepObject``; ``content`` parameters as JSON), headers and cookies,
-and the body as JSON, form or raw content. A 2xx response's body is the function's value:
-parsed JSON, text (``str``) for text media types, the ``bytes`` as sent for any other (an
+Each :class:`~sktypes.openapi.Operation`'s HTTP binding (method, path, parameter locations
+and styles, body media type) turns the model's JSON arguments into a request: path parameters
+substituted (percent-encoded), query parameters by ``style``/``explode`` (``form``,
+``spaceDelimited``, ``pipeDelimited``, ``deepObject``; ``content`` parameters as JSON), headers
+and cookies, and the body as JSON, form or raw content. A 2xx response's body is the call's
+value: parsed JSON, text (``str``) for text media types, the ``bytes`` as sent for any other (an
 image, a PDF); any other status raises :class:`KernelError` naming the operation, which
 :meth:`FunctionCallContent.invoke` turns into an error result the model can read.
+
+:func:`operation_caller` makes the call for one operation; the kernel makes it the invoker of
+the operation's view (:func:`sktypes.kernel.openapi_plugin`, ``Kernel.add_plugin``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from sktypes.errors import KernelError, snippet
-from sktypes.kernel._function import KernelFunction, KernelPlugin
 from sktypes.remote import Credential, Request, build_request
 
 if TYPE_CHECKING:
     from sktypes.auth import SecurityCredentials
+    from sktypes.openapi import Operation
 
-__all__ = ["is_text", "openapi_functions", "openapi_plugin"]
+__all__ = ["is_text", "operation_caller"]
 
 DEFAULT_TIMEOUT = 30.0
 
 
-def openapi_plugin(
-    plugin: Any,
+def operation_caller(
+    operation: Operation,
     *,
-    name: str | None = None,
     server_url: str | None = None,
+    servers: tuple[str, ...] = (),
     client: httpx.AsyncClient | None = None,
     headers: Mapping[str, str] | None = None,
     credentials: SecurityCredentials | None = None,
-) -> KernelPlugin:
-    """A :class:`KernelPlugin` whose functions call ``plugin``'s operations.
+) -> Callable[[dict[str, Any]], Awaitable[Any]]:
+    """The call of ``operation``: JSON arguments (keyed by view parameter) → the response's value.
 
     Args:
-        plugin: an ``sktypes.openapi.OpenApiPlugin``.
-        name: the plugin name (defaults to the spec's).
-        server_url: the base URL (defaults to the operation's, then the spec's first server).
+        operation: the operation (its HTTP binding).
+        server_url: the base URL (defaults to the operation's, then ``servers``' first).
+        servers: the spec's server URLs.
         client: the httpx client to send with (e.g. with auth, retries or a mock transport);
             a short-lived client per call otherwise.
         headers: extra headers for every request (e.g. an API key).
         credentials: the spec's security schemes with their values
-            (:class:`sktypes.auth.SecurityCredentials`): each operation sends the
+            (:class:`sktypes.auth.SecurityCredentials`): the operation sends the
             credentials its ``security`` asks for, and only those.
     """
-    functions, default_name = openapi_functions(
-        plugin, server_url=server_url, client=client, headers=headers, credentials=credentials
-    )
-    return KernelPlugin(name or default_name, functions, getattr(plugin, "title", "") or "")
-
-
-def openapi_functions(
-    plugin: Any,
-    *,
-    server_url: str | None = None,
-    client: httpx.AsyncClient | None = None,
-    headers: Mapping[str, str] | None = None,
-    credentials: SecurityCredentials | None = None,
-) -> tuple[list[KernelFunction], str]:
-    """One kernel function per operation of ``plugin``, and the plugin's name."""
-    functions = []
-    for view in plugin.views:
-        operation = plugin.operation(view.name)
-        base = server_url or (operation.servers or plugin.servers or ("",))[0]
-        caller = _Caller(operation, base, client, dict(headers or {}), credentials)
-        functions.append(KernelFunction(view, caller, hydrate=False))
-    return functions, str(plugin.name)
+    base = server_url or (operation.servers or servers or ("",))[0]
+    return _Caller(operation, base, client, dict(headers or {}), credentials)
 
 
 class _Caller:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic_core import to_jsonable_python
 
@@ -39,6 +39,8 @@ from sktypes.schema._nodes import (
     UnionNode,
 )
 from sktypes.schema._walk import rename_refs
+
+T = TypeVar("T")
 
 __all__ = [
     "FunctionView",
@@ -335,6 +337,7 @@ class FunctionView:
     accepts_extra: bool = False
     native_function: Callable[..., Any] | None = field(default=None, compare=False, repr=False)
     _hash: int | None = field(default=None, init=False, compare=False, repr=False)
+    _derived: dict[Any, Any] | None = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "parameters", tuple(self.parameters))
@@ -426,6 +429,25 @@ class FunctionView:
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise SktypesError(f"not a function view: {snippet(str(exc))}") from None
+
+
+def derived(view: FunctionView, key: Any, build: Callable[[FunctionView], T]) -> T:
+    """``build(view)``, computed the first time it is asked for and kept with the view.
+
+    A view is immutable, so what is derived from it (its argument contract, say) is built
+    once and lives exactly as long as the view: nothing is kept anywhere else. ``key`` tells
+    the values derived from one view apart (the builder itself, usually). A copy made with
+    ``dataclasses.replace`` is a new view and derives its own values.
+    """
+    memo = view._derived
+    if memo is None:
+        memo = {}
+        object.__setattr__(view, "_derived", memo)
+    try:
+        value: T = memo[key]
+    except KeyError:
+        value = memo[key] = build(view)
+    return value
 
 
 def _fields(data: Any, what: str, **kinds: type | tuple[type, ...]) -> None:

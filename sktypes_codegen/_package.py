@@ -195,9 +195,9 @@ def render_loaded(
         files["models.py"] = models_module(ctx, ctx.classes, header, aliases=ctx.aliases)
         files["plugin.py"] = plugin_module(ctx, header, sync=sync)
     files["py.typed"] = ""
-    bindings = [Binding(op.method_name, op.arguments) for op in ctx.operations]
-    pretty = len(plugin.views) <= _PRETTY_LIMIT
-    files[VIEWS_FILE] = dump_views(plugin.name, plugin.views, bindings, indent=pretty)
+    bindings = [Binding(op.view, op.method_name, op.arguments) for op in ctx.operations]
+    pretty = len(bindings) <= _PRETTY_LIMIT
+    files[VIEWS_FILE] = dump_views(plugin.name, bindings, indent=pretty)
     return RenderedPlugin(package, files, _warnings(plugin, spec, ctx))
 
 

@@ -47,6 +47,8 @@ class OperationContext:
     """One operation, as the plugin template renders it."""
 
     name: str
+    view: FunctionView
+    """The operation's view (what ``views.json`` records for the method)."""
     method_name: str
     request_name: str
     method: str
@@ -117,10 +119,7 @@ def plugin_context(plugin: OpenApiPlugin, description: str = "") -> PluginContex
     cls: str = class_name(plugin.name, prefix="Api")
     cls = cls if cls.endswith("Plugin") else f"{cls}Plugin"
     schemas = SchemaSet()
-    handles = [
-        _handles(view, op, schemas)
-        for view, op in zip(plugin.views, plugin.operations, strict=True)
-    ]
+    handles = [_handles(op.view, op, schemas) for op in plugin.operations]
     schemas.parse()
     builder = TypeBuilder(schemas, "pydantic", taken={cls, "ApiClient", "Credential", "Request"})
     init_params, credentials = _constructor(plugin.security_schemes)
@@ -133,8 +132,8 @@ def plugin_context(plugin: OpenApiPlugin, description: str = "") -> PluginContex
         credentials=credentials,
     )
     methods = Namespace(_INIT_NAMES | _CLASS_BODY_NAMES | {"_send", "_send_sync", "_build"})
-    for view, op, found in zip(plugin.views, plugin.operations, handles, strict=True):
-        ctx.operations.append(_operation(view, op, builder, methods, found))
+    for op, found in zip(plugin.operations, handles, strict=True):
+        ctx.operations.append(_operation(op.view, op, builder, methods, found))
     ctx.classes = builder.ordered_classes()
     ctx.aliases = builder.ordered_aliases()
     unsupported = [Unexpressed(u.pointer, u.keyword) for u in schemas.unsupported()]
@@ -283,6 +282,7 @@ def _operation(
         returns = {"none": NONE, "text": STR, "bytes": BYTES}.get(kind, ANY)
     return OperationContext(
         name=view.name,
+        view=view,
         method_name=method_name,
         request_name=request_name,
         method=op.method,

@@ -157,10 +157,7 @@ def _document_views(path: Path) -> list[tuple[FunctionView, Candidate]]:
         from sktypes.openapi import load_openapi
 
         plugin = load_openapi(path)
-        return [
-            (view, operation_candidate(op, view))
-            for op, view in zip(plugin.operations, plugin.views, strict=True)
-        ]
+        return [(op.view, operation_candidate(op)) for op in plugin.operations]
     try:
         return _named(views_from_manual(data))
     except SktypesError as exc:

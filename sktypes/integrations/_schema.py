@@ -30,6 +30,7 @@ from jsonschema import Draft202012Validator
 
 from sktypes import _pointer
 from sktypes.errors import SchemaError
+from sktypes.hydration import SchemaCheck
 from sktypes.introspect import SktypesWarning
 from sktypes.jsondoc import thaw
 from sktypes.schema import (
@@ -44,12 +45,10 @@ from sktypes.schema import (
     RefNode,
     SchemaModel,
     UnionNode,
-    parse,
     to_dialect,
 )
 from sktypes.schema._walk import SCHEMA_LIST_KEYS, SCHEMA_MAP_KEYS, SCHEMA_VALUE_KEYS
-from sktypes.validate import validator_for
-from sktypes.views import FunctionView
+from sktypes.views import FunctionView, parameters_document
 
 __all__ = [
     "RECURSION_DEPTH",
@@ -260,8 +259,8 @@ def absent_restorer(view: FunctionView) -> Callable[[Any], Any]:
         if not _has_null(arguments):
             return arguments
         if restorer is None:
-            model = parse(view.parameters_schema)
-            restorer = _Restorer(model, validator_for(view))
+            check = SchemaCheck(parameters_document(view))
+            restorer = _Restorer(check.model, check.validator)
         return restorer.restore(restorer.model.root, arguments)
 
     return restore

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar, overload
 
 from sktypes.errors import KernelError
+from sktypes.hydration import argument_contract
 from sktypes.views import FunctionView
 
 __all__ = ["Invoker", "KernelFunction", "KernelPlugin"]
@@ -27,7 +28,9 @@ class KernelFunction:
         invoker: called with the arguments dict; returns the value or an awaitable of it.
             ``None`` for views without an implementation (e.g. read from a tool list).
         hydrate: ``True`` when the invoker wants native values (local Python functions);
-            ``False`` when it wants the JSON arguments (remote operations).
+            ``False`` when it wants the JSON arguments (remote operations). The view's
+            argument contract decides alike either way; only the form of what the
+            invoker gets differs.
     """
 
     view: FunctionView
@@ -71,14 +74,32 @@ class KernelFunction:
         """What the function does."""
         return self.view.description
 
+    def prepare(self, arguments: Mapping[str, Any], *, strict: bool = False) -> dict[str, Any]:
+        """The model's arguments as the invoker takes them, decided by the view's contract.
+
+        Native values with defaults filled in (``hydrate=True``), or the coerced JSON
+        values as sent (``hydrate=False``); see :class:`sktypes.hydration.ArgumentContract`.
+
+        Raises:
+            ArgumentsError: every way the arguments break the view's contract.
+        """
+        contract = argument_contract(self.view)
+        if self.hydrate:
+            return contract.arguments(arguments, strict=strict)
+        return contract.json_arguments(arguments, strict=strict)
+
     async def call(self, arguments: dict[str, Any]) -> Any:
         """Call the implementation with ready arguments (no validation, no filters)."""
-        if self.invoker is None:
-            raise KernelError("has no implementation to call", where=self.fully_qualified_name)
-        value = self.invoker(arguments)
+        value = self.call_sync(arguments)
         if inspect.isawaitable(value):
             value = await value
         return value
+
+    def call_sync(self, arguments: dict[str, Any]) -> Any:
+        """Call the implementation with ready arguments; an async one's awaitable is returned."""
+        if self.invoker is None:
+            raise KernelError("has no implementation to call", where=self.fully_qualified_name)
+        return self.invoker(arguments)
 
 
 def _keywords(fn: Callable[..., Any]) -> Invoker:

@@ -19,7 +19,6 @@ from sktypes.openapi._schemas import SchemaConverter
 from sktypes.openapi._select import select_operations
 from sktypes.openapi._source import Document, check_tree, parse_bytes, read_path
 from sktypes.openapi._validate import validate_spec
-from sktypes.views import FunctionView
 
 __all__ = ["Source", "load_openapi", "spec_files"]
 
@@ -208,7 +207,6 @@ def _build(
     )
     names = NameRegistry()
     operations: list[Operation] = []
-    views: list[FunctionView] = []
     for path, raw_item, place in _path_items(data, refs, root, strict, schemas):
         try:
             item, item_place = refs.follow(raw_item, place, "path item")
@@ -230,7 +228,7 @@ def _build(
                 if not isinstance(op, dict):
                     raise refs.error("an operation must be an object", op_place)
                 fn_name = names.take(op.get("operationId"), method, path)
-                operation, view = builder.build(
+                operation = builder.build(
                     fn_name, method, path, op, op_place, item, item_place, item_servers
                 )
             except SktypesError as exc:
@@ -239,7 +237,6 @@ def _build(
                 _skipped(warnings, exc, op_place, refs, f"{method.upper()} {path}")
                 continue
             operations.append(operation)
-            views.append(view)
     security_schemes = _security_schemes(data, swagger2)
     return OpenApiPlugin(
         name=name,
@@ -249,7 +246,6 @@ def _build(
         servers=spec_servers,
         security_schemes=security_schemes,
         warnings=warnings,
-        views=views,
         operations=operations,
         source=doc.display,
         definitions=schemas.sources(),

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from sktypes.jsondoc import JsonDocument
 from sktypes.schema import (
+    AnyNode,
     ArrayNode,
     BooleanNode,
     ConstNode,
@@ -36,6 +37,7 @@ from sktypes.views import FunctionView
 
 __all__ = [
     "DriftMode",
+    "admits_anything",
     "binary_inputs",
     "binary_media_type",
     "binary_schema",
@@ -140,6 +142,11 @@ def binary_schema(schema: JsonDocument, media_type: str) -> JsonDocument:
     return JsonDocument.from_value(out)
 
 
+def admits_anything(schema: JsonDocument) -> bool:
+    """Whether the schema admits every value (``{}``, ``true``, Python's ``Any``)."""
+    return isinstance(parse(schema).root, AnyNode)
+
+
 def only_objects(schema: JsonDocument) -> bool:
     """Whether every value the schema admits is a JSON object (no wrapping needed)."""
     kinds = _kinds(parse(schema).root, frozenset())
@@ -188,34 +195,23 @@ def _kind_of(value: Any) -> str:
     return "object" if isinstance(value, Mapping) else "other"
 
 
-def output_schema(
-    schema: JsonDocument, *, wrap: bool, drift: DriftMode, modern: bool
-) -> dict[str, Any]:
-    """The ``outputSchema`` of a result with ``schema``, as one era's clients get it.
+def output_schema(schema: JsonDocument, *, wrap: bool, modern: bool) -> dict[str, Any]:
+    """The ``outputSchema`` of a result with ``schema``: the declared shape at the root.
 
-    ``wrap``: the result travels as ``{"result": value}``. With ``drift="warn"`` the schema
-    also admits the drift envelope ``{"drift": [...], "result": value}``, so a client that
-    checks results accepts a drifted one (see :mod:`._tools`).
+    ``wrap``: the result travels as ``{"result": value}`` (clients that take only object
+    results, and results that may be ``null``). Nothing else is admitted: a result that
+    breaks the schema (drift) is reported as an error result, which clients do not check
+    against the output schema (see :mod:`._tools`). Clients before ``modern`` protocols
+    want ``type: object`` at the root: an object result's schema that only says so through
+    a ``$ref`` says it there too (the same values are admitted).
     """
     body: dict[str, Any] = tool_schema(schema.to_python())
+    if not wrap:
+        if not modern and "type" not in body:
+            body = {"type": "object", **body}
+        return body
     defs = body.pop("$defs", None)
-    if drift == "warn":
-        if wrap:  # {"result": S}, or {"drift": [...], "result": anything}
-            out: dict[str, Any] = {
-                "type": "object",
-                "required": ["result"],
-                "anyOf": [{"properties": {"result": body}}, {"required": ["drift"]}],
-            }
-        elif modern:  # S, or the envelope (no object type at the root to lean on)
-            out = {"anyOf": [body, {"type": "object", "required": ["drift"]}]}
-        else:  # an object: S, or the envelope
-            if body.get("type") == "object":  # said once, at the root
-                body = {k: v for k, v in body.items() if k != "type"}
-            out = {"type": "object", "anyOf": [body, {"required": ["drift"]}]}
-    elif wrap:
-        out = {"type": "object", "properties": {"result": body}, "required": ["result"]}
-    else:
-        out = body
+    out: dict[str, Any] = {"type": "object", "properties": {"result": body}, "required": ["result"]}
     if defs:
         out["$defs"] = defs
     return out

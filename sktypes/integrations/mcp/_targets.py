@@ -41,14 +41,12 @@ from sktypes.errors import HydrationError, KernelError, SktypesError
 from sktypes.integrations.mcp._schemas import binary_media_type
 from sktypes.integrations.mcp._tools import Binary, Served
 from sktypes.introspect import kernel_function_info
-from sktypes.kernel import Kernel, KernelFunction
-from sktypes.kernel._prepare import prepare_arguments
+from sktypes.kernel import Kernel, KernelFunction, openapi_plugin
 from sktypes.kernel_openapi import is_text
 from sktypes.manual import views_from_manual
 from sktypes.openapi import OpenApiPlugin, Operation
 from sktypes.openapi._select import Candidate, operation_candidate, select
 from sktypes.remote import ApiClient
-from sktypes.validate import validate_arguments
 from sktypes.views import FunctionView
 
 __all__ = ["LoadOptions", "load_served"]
@@ -214,9 +212,7 @@ def _kernel_functions(
         return [
             _Item(Served(fn.view, None, _through(kernel, fn)), _names(fn.view)) for fn in functions
         ]
-    return [
-        _Item(Served(fn.view, _preparer(fn), _executor(fn)), _names(fn.view)) for fn in functions
-    ]
+    return [_Item(Served(fn.view, fn.prepare, _executor(fn)), _names(fn.view)) for fn in functions]
 
 
 def _through(kernel: Kernel, fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
@@ -224,13 +220,6 @@ def _through(kernel: Kernel, fn: KernelFunction) -> Callable[[dict[str, Any]], A
         return _plain(fn, await _collected((await kernel.invoke(fn, arguments)).value))
 
     return execute
-
-
-def _preparer(fn: KernelFunction) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    def prepare(arguments: dict[str, Any]) -> dict[str, Any]:
-        return prepare_arguments(fn, arguments)
-
-    return prepare
 
 
 def _executor(fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
@@ -290,9 +279,8 @@ def _document(path: Path, options: LoadOptions) -> list[_Item]:
                 f"{', '.join(str(m) for m in options.implementations)}",
                 file=str(path),
             )
-        out.append(
-            _Item(Served(view, _contract_preparer(view, impl), _executor(impl)), _names(view))
-        )
+        bound = _bound(view, impl)
+        out.append(_Item(Served(view, bound.prepare, _executor(bound)), _names(view)))
     return out
 
 
@@ -316,41 +304,51 @@ def _implementations(modules: Sequence[Any]) -> dict[str, KernelFunction]:
     return found
 
 
-def _contract_preparer(
-    view: FunctionView, impl: KernelFunction
-) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    def prepare(arguments: dict[str, Any]) -> dict[str, Any]:
-        validate_arguments(view, arguments)  # the listed contract first
-        return prepare_arguments(impl, arguments)
+def _bound(view: FunctionView, impl: KernelFunction) -> KernelFunction:
+    """``impl`` called under the listed ``view``: one contract, the listing's schemas.
 
-    return prepare
+    Each listed parameter takes the native type and default of ``impl``'s parameter of
+    that name (and is required when either says so): the contract then checks what the
+    client was shown and hydrates what the implementation declares.
+    """
+    own = {p.name: p for p in impl.view.parameters}
+    parameters = tuple(
+        dataclasses.replace(
+            p,
+            native_type=own[p.name].native_type,
+            default_value=own[p.name].default_value,
+            is_required=p.is_required or own[p.name].is_required,
+        )
+        if p.name in own
+        else p
+        for p in view.parameters
+    )
+    typed = dataclasses.replace(view, parameters=parameters)
+    return KernelFunction(typed, impl.invoker, impl.hydrate)
 
 
 # --- OpenAPI documents --------------------------------------------------------------
 
 
 def _openapi(plugin: OpenApiPlugin, options: LoadOptions) -> list[_Item]:
-    from sktypes.kernel_openapi import openapi_functions
-
     options.warnings.extend(plugin.warnings)
     base = options.base_url
-    credentials = _credentials(plugin, options)
-    functions, _ = openapi_functions(
-        plugin, server_url=base, client=options.client, credentials=credentials
+    functions = openapi_plugin(
+        plugin, server_url=base, client=options.client, credentials=_credentials(plugin, options)
     )
     out: list[_Item] = []
-    for fn, view in zip(functions, plugin.views, strict=True):
-        operation = plugin.operation(fn.name)
+    for fn in functions.values():
+        operation = plugin.operation(fn.name)  # the one object owning the view and its binding
         url = base or (operation.servers or plugin.servers or ("",))[0]
         served = Served(
             fn.view,
-            _preparer(fn),
+            fn.prepare,
             _json_call(fn, operation.response_content_type),
             operation.method,
             operation.response_content_type,
         )
         check = None if url.startswith(("http://", "https://")) else _no_url(plugin, operation, url)
-        out.append(_Item(served, operation_candidate(operation, view), check))
+        out.append(_Item(served, operation_candidate(operation), check))
     return out
 
 
@@ -459,7 +457,7 @@ def _generated(module: types.ModuleType, cls: type[ApiClient], options: LoadOpti
     spec = _recorded_spec(module, options)
     if spec is None:
         return [
-            _Item(Served(fn.view, _preparer(fn), _response_call(fn)), _names(fn.view))
+            _Item(Served(fn.view, fn.prepare, _response_call(fn)), _names(fn.view))
             for fn in functions
         ]
     credentials = _credentials(spec, options)
@@ -474,27 +472,28 @@ def _generated(module: types.ModuleType, cls: type[ApiClient], options: LoadOpti
     out: list[_Item] = []
     for fn in functions:
         try:
-            operation, view = spec.operation(fn.name), spec.view(fn.name)
+            operation = spec.operation(fn.name)
         except KeyError:
             operation = None
-        if operation is None or not {p.name for p in view.parameters} <= {
+        if operation is None or not {p.name for p in operation.view.parameters} <= {
             p.name for p in fn.view.parameters
         }:
             options.warnings.append(
                 f"{module.__name__}: {fn.name} does not match its operation in {spec.source}; "
                 "served as the package declares it"
             )
-            out.append(_Item(Served(fn.view, _preparer(fn), _response_call(fn)), _names(fn.view)))
+            out.append(_Item(Served(fn.view, fn.prepare, _response_call(fn)), _names(fn.view)))
             continue
-        contract = dataclasses.replace(view, plugin_name=name)
+        contract = dataclasses.replace(operation.view, plugin_name=name)
+        bound = _bound(contract, fn)
         served = Served(
             contract,
-            _contract_preparer(contract, fn),
-            _response_call(fn, (credentials, operation)),
+            bound.prepare,
+            _response_call(bound, (credentials, operation)),
             operation.method,
             operation.response_content_type,
         )
-        out.append(_Item(served, operation_candidate(operation, view)))
+        out.append(_Item(served, operation_candidate(operation)))
     return out
 
 
