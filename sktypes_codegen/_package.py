@@ -22,6 +22,7 @@ from pathlib import Path
 from sktypes.errors import GenerationError, SktypesError
 from sktypes.generated import VIEWS_FILE, Binding, dump_views
 from sktypes.openapi import OpenApiPlugin, load_openapi
+from sktypes_codegen._compile import compile_modules
 from sktypes_codegen._link import GenerationOptions, relative_to_package, write_link
 from sktypes_codegen._modules import models_module, plugin_module
 from sktypes_codegen._naming import identifier
@@ -67,6 +68,7 @@ def render_plugin(
     include: Iterable[str] = (),
     exclude: Iterable[str] = (),
     ref_roots: Iterable[str | os.PathLike[str]] = (),
+    strict: bool = True,
 ) -> RenderedPlugin:
     """Return ``(package name, {file path: content})`` for ``spec`` without writing anything.
 
@@ -74,7 +76,9 @@ def render_plugin(
     not express, each with its place in the spec.
 
     With ``validate=False`` a slightly invalid spec is generated from the operations
-    ``load_openapi`` can understand (the rest are its warnings). ``split`` chooses the
+    ``load_openapi`` can understand (the rest are its warnings); with ``strict=False`` it
+    is validated and each problem is one of the warnings (with its pointer) instead of an
+    error (what ``sktypes generate`` does unless given ``--strict``). ``split`` chooses the
     layout, ``line_length`` the width of the code, ``include``/``exclude`` the operations,
     ``ref_roots`` the directories ``$ref``s may read besides the spec's (see
     :func:`generate_plugin`); file paths use ``/``.
@@ -86,7 +90,12 @@ def render_plugin(
     path = Path(spec)
     try:
         plugin = load_openapi(
-            path, validate=validate, include=include, exclude=exclude, ref_roots=ref_roots
+            path,
+            validate=validate,
+            strict=strict,
+            include=include,
+            exclude=exclude,
+            ref_roots=ref_roots,
         )
     except SktypesError as exc:
         raise GenerationError(exc.message, file=exc.file or str(path), where=exc.where) from None
@@ -198,6 +207,7 @@ def render_loaded(
     bindings = [Binding(op.view, op.method_name, op.arguments) for op in ctx.operations]
     pretty = len(bindings) <= _PRETTY_LIMIT
     files[VIEWS_FILE] = dump_views(plugin.name, bindings, indent=pretty)
+    compile_modules(package, files, str(spec))
     return RenderedPlugin(package, files, _warnings(plugin, spec, ctx))
 
 
@@ -213,6 +223,7 @@ def generate_plugin(
     include: Iterable[str] = (),
     exclude: Iterable[str] = (),
     ref_roots: Iterable[str | os.PathLike[str]] = (),
+    strict: bool = True,
 ) -> Path:
     """Generate the plugin package for ``spec`` under ``output_dir``; return its directory.
 
@@ -236,6 +247,8 @@ def generate_plugin(
         exclude: leave out the operations some pattern matches.
         ref_roots: directories the spec's ``$ref``s may read besides the spec's own
             directory (see ``sktypes.load_openapi``); recorded for ``sktypes check``.
+        strict: a spec validation problem is an error (the default); ``False``: each is a
+            warning naming its JSON pointer, and the package is generated.
 
     The package records its spec, every file the spec ``$ref``s (with digests) and these
     options in ``sktypes.json`` (see ``sktypes_codegen._link``): ``sktypes check`` pairs
@@ -259,6 +272,7 @@ def generate_plugin(
         include=include,
         exclude=exclude,
         ref_roots=roots,
+        strict=strict,
     )
     for found in rendered.warnings:
         warnings.warn(found, stacklevel=2)

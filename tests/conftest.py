@@ -15,3 +15,6 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=300, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# A real HTTP API on 127.0.0.1 (pages, failures, OAuth2, streams): the ``remote_server`` fixture.
+from tests.remote_server import remote_server  # noqa: E402, F401

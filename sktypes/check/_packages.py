@@ -90,6 +90,7 @@ def _compare(package: Path, spec: Path, name: str, options: GenerationOptions) -
     from sktypes_codegen import render_plugin
     from sktypes_codegen._link import LINK_FILE
 
+    broken = _uncompilable(package)
     try:
         _, files = render_plugin(
             spec,
@@ -103,8 +104,8 @@ def _compare(package: Path, spec: Path, name: str, options: GenerationOptions) -
             ref_roots=options.ref_dirs(package),
         )
     except SktypesError as exc:
-        return [Finding(exc.file or display(spec), exc.where or "", exc.message)]
-    out = []
+        return [*broken, Finding(exc.file or display(spec), exc.where or "", exc.message)]
+    out = broken
     for file_name, content in files.items():
         f = package / file_name
         try:
@@ -120,6 +121,24 @@ def _compare(package: Path, spec: Path, name: str, options: GenerationOptions) -
             out.append(
                 Finding(display(package / extra), "", "not generated: remove it or regenerate")
             )
+    return out
+
+
+def _uncompilable(package: Path) -> list[Finding]:
+    """The package's modules that do not compile (``file:line: ...``), whatever else holds."""
+    from sktypes_codegen._compile import compile_errors
+
+    modules, out = [], []
+    for name in sorted(_files(package)):
+        if name.endswith((".py", ".pyi")):
+            try:
+                modules.append((display(package / name), (package / name).read_text("utf-8")))
+            except (OSError, UnicodeDecodeError) as exc:
+                out.append(Finding(display(package / name), "", f"cannot be read: {exc}"))
+    out.extend(
+        Finding(module, str(line), f"does not compile: {message}")
+        for module, line, message in compile_errors(modules)
+    )
     return out
 
 

@@ -17,8 +17,10 @@ from sktypes.cli._common import (
     fail,
     fail_on,
     include_option,
+    no_validate_option,
     quiet_option,
     ref_root_option,
+    strict_option,
     verbose_option,
 )
 from sktypes.cli._config import Target, find_pyproject, formatter_line_length, read_targets
@@ -48,12 +50,8 @@ __all__ = ["generate"]
     help="Width of the generated code (default: the repository's ruff/black setting, else 88).",
 )
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if the package is stale.")
-@click.option(
-    "--no-validate",
-    "no_validate",
-    is_flag=True,
-    help="Skip spec validation; generate the operations that can be understood.",
-)
+@no_validate_option
+@strict_option
 @quiet_option
 @verbose_option
 def generate(
@@ -68,6 +66,7 @@ def generate(
     line_length: int | None,
     check: bool,
     no_validate: bool,
+    strict: bool,
     quiet: bool,
     verbose: bool,
 ) -> None:
@@ -89,7 +88,7 @@ def generate(
         ]
     stale = 0
     for target in targets:
-        stale += _one(target, line_length, check=check, quiet=quiet, verbose=verbose)
+        stale += _one(target, line_length, check=check, quiet=quiet, verbose=verbose, strict=strict)
     raise SystemExit(1 if stale else 0)
 
 
@@ -106,7 +105,9 @@ def _configured() -> list[Target]:
     return targets
 
 
-def _one(target: Target, width: int | None, *, check: bool, quiet: bool, verbose: bool) -> int:
+def _one(
+    target: Target, width: int | None, *, check: bool, quiet: bool, verbose: bool, strict: bool
+) -> int:
     """Generate (or compare) one target; return the number of stale files."""
     from sktypes_codegen import render_plugin
     from sktypes_codegen._package import write_package  # build-time only: import on use
@@ -127,6 +128,7 @@ def _one(target: Target, width: int | None, *, check: bool, quiet: bool, verbose
                 include=target.include,
                 exclude=target.exclude,
                 ref_roots=target.ref_roots,
+                strict=strict,
             )
             package, files = rendered
             for found in rendered.warnings:  # what the generated code cannot express

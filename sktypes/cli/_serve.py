@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from sktypes.cli._common import fail
+from sktypes.cli._common import fail, no_validate_option, strict_option
 from sktypes.errors import SktypesError
 
 __all__ = ["serve"]
@@ -47,6 +47,8 @@ __all__ = ["serve"]
     show_default=True,
     help="A result that breaks its output schema: returned with a warning, or an error.",
 )
+@no_validate_option
+@strict_option
 @click.option("--verbose", "-v", is_flag=True, help="Log each call (tool, duration, status).")
 def serve(
     targets: tuple[str, ...],
@@ -60,6 +62,8 @@ def serve(
     implementations: tuple[str, ...],
     name: str | None,
     drift: str,
+    no_validate: bool,
+    strict: bool,
     verbose: bool,
 ) -> None:
     """Serve TARGETS as an MCP server: Python plugins, OpenAPI specs, generated packages, tools.
@@ -82,6 +86,8 @@ def serve(
             implementations=implementations,
             drift="error" if drift == "error" else "warn",
             trace=verbose,
+            validate=not no_validate,
+            strict=strict,
         )
     except SktypesError as exc:
         fail(str(exc).splitlines()[0])

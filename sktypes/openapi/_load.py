@@ -33,6 +33,7 @@ def load_openapi(
     plugin_name: str | None = None,
     *,
     validate: bool = True,
+    strict: bool = True,
     allow_remote_refs: bool = False,
     flatten_body: bool = False,
     max_bytes: int | None = None,
@@ -47,9 +48,13 @@ def load_openapi(
         source: a path (``str`` without a newline, or ``os.PathLike``) to a JSON or YAML
             file, JSON/YAML text (``str`` with a newline, or ``bytes``), or a parsed dict.
         plugin_name: the plugin name; defaults to ``info.title`` in CamelCase.
-        validate: validate with openapi-spec-validator and fail on the first problem. With
-            ``False``, every operation that can be understood is loaded and the rest are
-            listed in ``.warnings``.
+        validate: validate with openapi-spec-validator. With ``False``, every operation
+            that can be understood is loaded and the rest are listed in ``.warnings``.
+        strict: with ``validate``, fail on the first problem the validator finds (the
+            default). ``strict=False`` loads every operation that can be understood and
+            lists each validation problem in ``.warnings`` with its JSON pointer and line
+            (what the CLI does unless given ``--strict``); only a document the views cannot
+            be built from at all is refused.
         allow_remote_refs: follow ``http(s)`` ``$ref``s (with a timeout); refused otherwise.
         flatten_body: expose an object request body's top-level properties as separate
             parameters instead of one ``body`` parameter.
@@ -86,14 +91,18 @@ def load_openapi(
             version_text,
             plugin_name,
             flatten_body,
-            strict=validate,
+            strict=validate and strict,
             warnings=warnings,
         )
     except RecursionError:
         raise OpenApiError("document nested too deeply", file=doc.display) from None
     if validate:
         refs.admit_all()  # the validator sees these documents and nothing else
-        validate_spec(doc, version, refs)
+        problems: list[str] = []
+        validate_spec(doc, version, refs, None if strict else problems.append)
+        if problems and not plugin.views and doc.data.get("paths") not in (None, {}):
+            validate_spec(doc, version, refs)  # nothing could be built: the first is an error
+        warnings.extend(problems)
     return select_operations(plugin, include, exclude)
 
 

@@ -69,6 +69,8 @@ class LoadOptions:
             environment.
         env: where credentials are read from (``os.environ`` by default).
         owns_client: the client was made for the server (its auth may be set).
+        validate: validate OpenAPI documents (``load_openapi``'s ``validate``).
+        strict: a validation problem is an error; ``False``: a warning with its pointer.
         warnings: filled with what was skipped or cannot be expressed.
     """
 
@@ -80,6 +82,8 @@ class LoadOptions:
     credentials: Mapping[str, str] | None = None
     env: Mapping[str, str] | None = None
     owns_client: bool = True
+    validate: bool = True
+    strict: bool = True
     warnings: list[str] = field(default_factory=list)
 
 
@@ -260,7 +264,9 @@ def _document(path: Path, options: LoadOptions) -> list[_Item]:
     if isinstance(data, dict) and ("openapi" in data or "swagger" in data):
         from sktypes.openapi import load_openapi
 
-        return _openapi(load_openapi(path), options)
+        return _openapi(
+            load_openapi(path, validate=options.validate, strict=options.strict), options
+        )
     try:
         views = views_from_manual(data)
     except SktypesError as exc:
