@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar, overload
 
 from sktypes.errors import KernelError
@@ -36,6 +36,9 @@ class KernelFunction:
     view: FunctionView
     invoker: Invoker | None = None
     hydrate: bool = True
+    _decide: Callable[..., dict[str, Any]] | None = field(
+        default=None, init=False, compare=False, repr=False
+    )
 
     @classmethod
     def from_view(cls, view: FunctionView) -> KernelFunction:
@@ -83,14 +86,19 @@ class KernelFunction:
         Raises:
             ArgumentsError: every way the arguments break the view's contract.
         """
-        contract = argument_contract(self.view)
-        if self.hydrate:
-            return contract.arguments(arguments, strict=strict)
-        return contract.json_arguments(arguments, strict=strict)
+        decide = self._decide
+        if decide is None:  # the view's contract, in the form this invoker takes
+            contract = argument_contract(self.view)
+            decide = contract.arguments if self.hydrate else contract.json_arguments
+            object.__setattr__(self, "_decide", decide)
+        return decide(arguments, strict=strict)
 
     async def call(self, arguments: dict[str, Any]) -> Any:
         """Call the implementation with ready arguments (no validation, no filters)."""
-        value = self.call_sync(arguments)
+        invoker = self.invoker
+        if invoker is None:
+            raise KernelError("has no implementation to call", where=self.fully_qualified_name)
+        value = invoker(arguments)
         if inspect.isawaitable(value):
             value = await value
         return value
