@@ -1,7 +1,8 @@
 """The argument contract: what every door into a function decides about its arguments.
 
 A function view compiles once, from its parameters (their schema model and native types),
-into an :class:`ArgumentContract`, kept with the view (:func:`sktypes.views.derived`). Every
+into an :class:`ArgumentContract`, kept with the view (:func:`sktypes.views.derived`); views
+copied from one another (a method bound again) share the compiled checks. Every
 door into a function calls it, and nothing else decides: ``Kernel.invoke`` (and through it
 templates, plans and the framework integrations), ``validate_arguments``, ``hydrate(view,
 ...)`` and the MCP server. The contract decides in one pass:
@@ -39,6 +40,7 @@ import pydantic_core
 import typing_extensions
 from pydantic import ConfigDict
 
+from sktypes._identity import IdentityCache
 from sktypes.errors import ArgumentsError, ErrorDetail, HydrationError, snippet
 from sktypes.hydration._check import NO_FIT, SchemaCheck
 from sktypes.hydration._errors import Invalid, join_path, member_of
@@ -94,9 +96,9 @@ class ArgumentContract:
     """
 
     __slots__ = (
+        "_compiled",
         "_defaults",
         "_extra",
-        "_full",
         "_gate",
         "_known",
         "_native",
@@ -114,25 +116,15 @@ class ArgumentContract:
         self.view = view
         self.function = view.fully_qualified_name
         self.is_partial = partial
-        params = view.parameters
-        self._known = frozenset(p.name for p in params)
+        compiled = self._compiled = _compiled(view, partial)
+        self.schema_decides = compiled.schema_decides
+        self._known = compiled.known
         self._extra = view.accepts_extra
-        self._required = frozenset(() if partial else (p.name for p in params if p.is_required))
-        self._defaults = tuple(
-            (p.name, p.default_value, type(p.default_value) not in _IMMUTABLE)
-            for p in params
-            if not p.is_required and not partial
-        )
-        gated = [p for p in params if _schema_decides(p, partial)]
-        self.schema_decides = frozenset(p.name for p in gated)
-        self._gate = _gate(gated, partial) if gated else None
-        natives = [p for p in params if p.native_type is not None]
-        self._native = _native(view, natives, partial) if natives else None
-        self._plain: dict[str, type] | None = None
-        simple = not gated and not partial and not self._extra and len(natives) == len(params)
-        if simple and all(p.native_type in _PLAIN_TYPES for p in params):
-            self._plain = {p.name: p.native_type for p in params}
-        self._full: SchemaCheck | None = None
+        self._required = compiled.required
+        self._defaults = compiled.defaults
+        self._gate = compiled.gate
+        self._native = compiled.native
+        self._plain = compiled.plain
         self._partial: ArgumentContract | None = None
         self._target: ContractTarget | None = None
 
@@ -186,7 +178,12 @@ class ArgumentContract:
     def _decide(
         self, arguments: Mapping[str, Any], strict: bool
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
-        """The (coerced) JSON arguments, and the native ones when there are native types."""
+        """The (coerced) JSON arguments, and the native ones when there are native types.
+
+        Without a schema to check, the JSON form is not made: pydantic reads native values
+        through their JSON form itself (or as they are, when they have none), and the first
+        part of the answer is then the arguments as given (unused when natives are there).
+        """
         if type(arguments) is not dict:
             if not isinstance(arguments, Mapping):
                 raise self._refused(arguments, strict)
@@ -194,16 +191,21 @@ class ArgumentContract:
         keys = arguments.keys()
         if not self._required <= keys or (not self._extra and not keys <= self._known):
             raise self._refused(arguments, strict)
+        gate = self._gate
+        native = self._native
+        if gate is None and native is not None:  # pydantic reads native values as they are
+            try:
+                return arguments, native.from_value(arguments, strict)
+            except Invalid:
+                raise self._refused(arguments, strict) from None
         json_args = _json_form(arguments)
         if json_args is None:
             raise self._refused(arguments, strict)
-        gate = self._gate
         if gate is not None:
             fitted = gate.fitting(json_args, strict)
             if fitted is NO_FIT:
                 raise self._refused(arguments, strict)
             json_args = fitted
-        native = self._native
         if native is None:
             return json_args, None
         try:
@@ -304,12 +306,13 @@ class ArgumentContract:
 
     def _full_check(self) -> SchemaCheck:
         """The check of the whole arguments schema (built on the first refusal)."""
-        if self._full is None:
+        compiled = self._compiled
+        if compiled.full is None:
             document = parameters_document(self.view)
-            self._full = SchemaCheck(
+            compiled.full = SchemaCheck(
                 partial_schema(document.to_python()) if self.is_partial else document
             )
-        return self._full
+        return compiled.full
 
     def target(self) -> ContractTarget:
         """The contract as a hydration target (what ``hydrate(view, ...)`` reads into)."""
@@ -324,6 +327,64 @@ class ArgumentContract:
         if self._partial is None:
             self._partial = ArgumentContract(self.view, partial=True)
         return self._partial
+
+
+class _Compiled:
+    """What a contract compiles to: shared by the views made from one another.
+
+    A view made with ``dataclasses.replace`` (a method bound again, a plugin renamed) keeps
+    the parameters tuple of the view it came from, and so the compiled checks: compiling
+    again would cost what a first call costs (a pydantic schema build, ~1 ms) on every copy.
+    """
+
+    __slots__ = (
+        "defaults",
+        "full",
+        "gate",
+        "known",
+        "native",
+        "plain",
+        "required",
+        "schema_decides",
+    )
+
+    def __init__(self, view: FunctionView, partial: bool) -> None:
+        params = view.parameters
+        self.known = frozenset(p.name for p in params)
+        self.required = frozenset(() if partial else (p.name for p in params if p.is_required))
+        self.defaults = tuple(
+            (p.name, p.default_value, type(p.default_value) not in _IMMUTABLE)
+            for p in params
+            if not p.is_required and not partial
+        )
+        gated = [p for p in params if _schema_decides(p, partial)]
+        self.schema_decides = frozenset(p.name for p in gated)
+        self.gate = _gate(gated, partial) if gated else None
+        natives = [p for p in params if p.native_type is not None]
+        self.native = _native(view, natives, partial) if natives else None
+        self.plain: dict[str, type] | None = None
+        simple = not gated and not partial and not view.accepts_extra
+        if simple and all(p.native_type in _PLAIN_TYPES for p in params):
+            self.plain = {p.name: p.native_type for p in params}
+        self.full: SchemaCheck | None = None
+
+
+_COMPILED: IdentityCache[tuple[ParameterView, ...], dict[tuple[bool, bool], _Compiled]] = (
+    IdentityCache(4096)
+)
+"""Compiled contracts by the identity of the parameters tuple (and ``accepts_extra``,
+partial): views copied from one another share it; nothing is hashed."""
+
+
+def _compiled(view: FunctionView, partial: bool) -> _Compiled:
+    by_kind = _COMPILED.get(view.parameters)
+    if by_kind is None:
+        by_kind = _COMPILED.put(view.parameters, {})
+    key = (view.accepts_extra, partial)
+    found = by_kind.get(key)
+    if found is None:
+        found = by_kind[key] = _Compiled(view, partial)
+    return found
 
 
 def _schema_decides(param: ParameterView, partial: bool) -> bool:
