@@ -195,11 +195,14 @@ class Binding:
         view: the function's view (as ``load_openapi`` builds it for the operation).
         method: the method's attribute name on the plugin class.
         arguments: view parameter name → Python argument name, where they differ.
+        features: how the call pages or streams, as recognised from the spec
+            (``{"pagination": {...}}``, ``{"stream": {...}}``; view parameter names).
     """
 
     view: FunctionView
     method: str
     arguments: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    features: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
 
 def dump_views(plugin_name: str, bindings: list[Binding], *, indent: bool = False) -> str:
@@ -229,6 +232,7 @@ def dump_views(plugin_name: str, bindings: list[Binding], *, indent: bool = Fals
         entry: dict[str, Any] = {"view": data, "method": binding.method}
         if binding.arguments:
             entry["arguments"] = dict(binding.arguments)
+        entry.update(binding.features)
         functions.append(entry)
     document = {
         "format": VIEWS_FORMAT,
@@ -268,6 +272,10 @@ def _plain(value: Any) -> Any:
     raise TypeError(type(value).__name__)
 
 
+_FEATURES = ("pagination", "stream")
+"""What a views file records per function besides its view and binding."""
+
+
 def load_views(text: str | bytes) -> list[Binding]:
     """Read :func:`dump_views` output: each view (no native types yet) with its method.
 
@@ -292,7 +300,8 @@ def load_views(text: str | bytes) -> list[Binding]:
                 pairs = [(n, n) if isinstance(n, str) else n for n in schema["$defs"]]
                 schema["$defs"] = FrozenDict({n: frozen[key] for n, key in pairs})
         view = FunctionView.from_dict(data)
-        bindings.append(Binding(view, entry["method"], entry.get("arguments") or {}))
+        features = {k: entry[k] for k in _FEATURES if k in entry}
+        bindings.append(Binding(view, entry["method"], entry.get("arguments") or {}, features))
     return bindings
 
 
@@ -369,7 +378,10 @@ def _typed(binding: Binding, owner: type) -> _Typed:
             absent.add(p.name)
     ret: ReturnParameterView = view.return_parameter
     if ret.schema is not None and "return" in hints:
-        ret = dataclasses.replace(ret, native_type=hints["return"])
+        native = hints["return"]
+        if ret.is_streaming and typing.get_args(native):  # AsyncIterator[T]: its items are T
+            native = typing.get_args(native)[0]
+        ret = dataclasses.replace(ret, native_type=native)
     typed = dataclasses.replace(view, parameters=tuple(params), return_parameter=ret)
     return _Typed(typed, binding, frozenset(absent))
 

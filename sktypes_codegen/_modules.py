@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from sktypes_codegen._annotations import Expr, Import, imports
+from sktypes_codegen._iterators import iterator_imports
 from sktypes_codegen._plugin import OperationContext, PluginContext
 from sktypes_codegen._render import line_length, render
 from sktypes_codegen._types import AliasDef, ClassDef
@@ -84,6 +85,9 @@ def plugin_module(ctx: PluginContext, header: str, *, sync: bool) -> str:
     models = [(".models", ctx.model_names)] if ctx.model_names else []
     needs = imports(e for op in ctx.operations for e in op.annotations())
     needs |= runtime_imports(ctx.operations, credentials=bool(ctx.credentials))
+    needs |= iterator_imports(
+        (op.pages for op in ctx.operations), (op.stream for op in ctx.operations), sync
+    )
     needs |= plugin_class_imports(ctx)
     return render(
         "plugin.py.jinja",

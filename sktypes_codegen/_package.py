@@ -19,10 +19,13 @@ import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from sktypes._stages import stage
 from sktypes.errors import GenerationError, SktypesError
 from sktypes.generated import VIEWS_FILE, Binding, dump_views
 from sktypes.openapi import OpenApiPlugin, load_openapi
+from sktypes.openapi._verdicts import Verdict
 from sktypes_codegen._compile import compile_modules
+from sktypes_codegen._iterators import describe_features, features
 from sktypes_codegen._link import GenerationOptions, relative_to_package, write_link
 from sktypes_codegen._modules import models_module, plugin_module
 from sktypes_codegen._naming import identifier
@@ -100,7 +103,10 @@ def render_plugin(
     except SktypesError as exc:
         raise GenerationError(exc.message, file=exc.file or str(path), where=exc.where) from None
     with using_line_length(line_length):
-        return render_loaded(plugin, path, name=name, sync=sync, split=split, validated=validate)
+        rendered = render_loaded(
+            plugin, path, name=name, sync=sync, split=split, validated=validate
+        )
+    return RenderedPlugin(*rendered, rendered.warnings, plugin.validation, rendered.features)
 
 
 class GenerationWarning(UserWarning):
@@ -132,12 +138,24 @@ class RenderedPlugin(tuple[str, dict[str, str]]):
     """
 
     warnings: tuple[GenerationWarning, ...]
+    validation: Verdict | None
+    """openapi-spec-validator's verdict on the spec (recorded in the link record)."""
+    features: tuple[tuple[str, str], ...]
+    """``(operation, what)`` for each operation that pages or streams, and how (what
+    ``sktypes generate -v`` prints)."""
 
     def __new__(
-        cls, package: str, files: dict[str, str], warnings: Iterable[GenerationWarning] = ()
+        cls,
+        package: str,
+        files: dict[str, str],
+        warnings: Iterable[GenerationWarning] = (),
+        validation: Verdict | None = None,
+        features: Iterable[tuple[str, str]] = (),
     ) -> RenderedPlugin:
         made = super().__new__(cls, (package, files))
         made.warnings = tuple(warnings)
+        made.validation = validation
+        made.features = tuple(features)
         return made
 
     @property
@@ -185,6 +203,7 @@ def render_loaded(
         raise GenerationError(
             f"{package!r} is not a valid package name (try {identifier(package)!r})"
         )
+    stage(f"generating code for {len(plugin.operations)} operations")
     ctx = plugin_context(plugin, _description(plugin))
     unchecked = "" if validated else f" {NOT_VALIDATED}"
     header = f"{HEADER_MARK}{path.name} (sha256 {digest});{unchecked} do not edit."
@@ -204,11 +223,15 @@ def render_loaded(
         files["models.py"] = models_module(ctx, ctx.classes, header, aliases=ctx.aliases)
         files["plugin.py"] = plugin_module(ctx, header, sync=sync)
     files["py.typed"] = ""
-    bindings = [Binding(op.view, op.method_name, op.arguments) for op in ctx.operations]
+    bindings = [
+        Binding(op.view, op.method_name, op.arguments, features(plugin.operation(op.name)))
+        for op in ctx.operations
+    ]
     pretty = len(bindings) <= _PRETTY_LIMIT
     files[VIEWS_FILE] = dump_views(plugin.name, bindings, indent=pretty)
     compile_modules(package, files, str(spec))
-    return RenderedPlugin(package, files, _warnings(plugin, spec, ctx))
+    notes = [(op.name, note) for op in plugin.operations for note in describe_features(op)]
+    return RenderedPlugin(package, files, _warnings(plugin, spec, ctx), features=notes)
 
 
 def generate_plugin(
@@ -287,6 +310,7 @@ def generate_plugin(
         include=include,
         exclude=exclude,
         ref_roots=roots,
+        validation=rendered.validation,
     )
 
 
@@ -302,10 +326,12 @@ def write_package(
     include: Iterable[str] = (),
     exclude: Iterable[str] = (),
     ref_roots: Iterable[str | os.PathLike[str]] = (),
+    validation: Verdict | None = None,
 ) -> Path:
     """Write what :func:`render_plugin` returned as ``output_dir/package``, with its link.
 
-    The options are the ones ``files`` were rendered with (recorded for ``sktypes check``).
+    The options are the ones ``files`` were rendered with (recorded for ``sktypes check``,
+    with the digest of every file and the spec's ``validation`` verdict).
     The package is written into a temporary directory and swapped in with renames.
 
     Raises:
@@ -321,6 +347,7 @@ def write_package(
     options = GenerationOptions(
         sync, validate, split, line_length, tuple(include), tuple(exclude), roots
     )
+    stage(f"writing {len(files)} files")
     try:
         out.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{package}.", dir=out))
@@ -329,7 +356,9 @@ def write_package(
                 file = tmp / file_name
                 file.parent.mkdir(parents=True, exist_ok=True)
                 file.write_text(content, encoding="utf-8")
-            write_link(target, Path(spec), package, options, into=tmp)
+            write_link(
+                target, Path(spec), package, options, into=tmp, files=files, validation=validation
+            )
             _swap(tmp, target)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)

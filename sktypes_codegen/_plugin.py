@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from sktypes.jsondoc import JsonDocument
 from sktypes.openapi import OpenApiPlugin, Operation
 from sktypes.views import FunctionView
 from sktypes_codegen._annotations import (
@@ -24,7 +25,16 @@ from sktypes_codegen._annotations import (
     Expr,
     Name,
     Raw,
+    Subscript,
     class_refs,
+)
+from sktypes_codegen._iterators import (
+    ASYNC_ITERATOR,
+    ITERATOR,
+    MAX_PAGES,
+    PageMethods,
+    StreamMethod,
+    sse_of,
 )
 from sktypes_codegen._naming import Namespace, class_name, identifier, import_order, py_string
 from sktypes_codegen._render import Param, assignment, call, line_length
@@ -61,22 +71,41 @@ class OperationContext:
     body: str | None
     content_type: str | None
     returns: Expr
-    result_kind: str  # "none" | "json" | "text" | "bytes"
+    result_kind: str  # "none" | "json" | "text" | "bytes" | "stream"
     arguments: dict[str, str] = field(default_factory=dict)
     """View parameter name → Python argument name, where they differ."""
     tag: str = ""
     """The operation's first tag (``""`` without tags): its submodule when split by tag."""
     models: frozenset[str] = frozenset()
     """The generated classes its signature names (what its module imports from the models)."""
+    pages: PageMethods | None = None
+    """Its ``_iter`` methods, when it is paginated."""
+    stream: StreamMethod | None = None
+    """How its methods read the items of its streamed answer, when it streams."""
+
+    @property
+    def returns_sync(self) -> Expr:
+        """The blocking twin's return annotation (``Iterator[...]`` for a stream)."""
+        if self.stream is not None:
+            return Subscript(ITERATOR, (self.stream.item,))
+        return self.returns
 
     def annotations(self) -> list[Expr]:
-        """Every annotation of its signature (for imports and model references)."""
-        return [self.returns, *(a for _, a, _ in self.params if a is not None)]
+        """Every annotation of its signatures (for imports and model references)."""
+        own = [self.returns, *(a for _, a, _ in self.params if a is not None)]
+        if self.stream is not None:
+            own.append(self.stream.item)
+        return own + (self.pages.annotations() if self.pages is not None else [])
 
     def code(self, is_async: bool) -> str:
         """The method body after the docstring: send, then turn the response into the result."""
         send = "await self._send" if is_async else "self._send_sync"
         pad = " " * 8
+        if self.stream is not None:
+            inner = f"self.{self.request_name}({self.call_args})"
+            if 8 + len(inner) + 30 > line_length():
+                inner = call(f"self.{self.request_name}", self.call_args.split(", "), 12)
+            return self.stream.code(inner, is_async)
         head = send if self.result_kind == "none" else f"response = {send}"
         inner = f"self.{self.request_name}({self.call_args})"
         args = [a for a in self.call_args.split(", ") if a]
@@ -158,6 +187,7 @@ class _Handles:
 
     parameters: dict[str, Handle]
     result: Handle | None
+    item: Handle | None = None
 
 
 def _handles(view: FunctionView, op: Operation, schemas: SchemaSet) -> _Handles:
@@ -178,7 +208,22 @@ def _handles(view: FunctionView, op: Operation, schemas: SchemaSet) -> _Handles:
         status = op.success_status or "default"
         where = f"{op.pointer}/responses/{_escape(status)}"
         result = schemas.add(ret, where, "the response body")
-    return _Handles(params, result)
+    item = None
+    where = f"{op.pointer}/responses/{_escape(op.success_status or 'default')}"
+    if op.pagination is not None and op.item_schema is not None:
+        item = schemas.add(op.item_schema, where, "the items of a page")
+    if op.stream is not None and op.item_schema is not None:
+        streamed = _sse_data(op.item_schema) if op.stream.format == "sse" else op.item_schema
+        item = schemas.add(streamed, where, "the items of the stream")
+    return _Handles(params, result, item)
+
+
+def _sse_data(event: JsonDocument) -> JsonDocument:
+    """The data schema inside the event schema ``sktypes.openapi`` builds for a stream."""
+    value = event.value
+    data = value["properties"]["data"]
+    defs = value.get("$defs")
+    return JsonDocument({**data, "$defs": defs} if defs and isinstance(data, Mapping) else data)
 
 
 def _escape(token: str) -> str:
@@ -242,7 +287,8 @@ def _operation(
     base = class_name(view.name, prefix="Op")
     method_name = methods.claim(view.name, identifier(view.name, prefix="call"))
     request_name = methods.claim(f"request:{view.name}", f"_{method_name}_request")
-    args = Namespace({"self", "response", "result"})
+    reserved = {"self", "response", "result"} | ({MAX_PAGES} if op.pagination else set())
+    args = Namespace(reserved)
     params: list[Param] = [("self", None, None)]
     call_args: list[str] = []
     arg_of: dict[str, str] = {}
@@ -281,7 +327,21 @@ def _operation(
         returns = builder.annotation(handles.result, f"{base}Result")
     else:  # a JSON body without a schema comes back as the JSON it is
         returns = {"none": NONE, "text": STR, "bytes": BYTES}.get(kind, ANY)
+    stream = None
+    if op.stream is not None:
+        each = builder.annotation(handles.item, f"{base}Item") if handles.item else ANY
+        if op.stream.format == "sse":
+            each = sse_of(each)
+        stream = StreamMethod(op.stream, each)
+        returns = Subscript(ASYNC_ITERATOR, (each,))
+    pages = None
+    if op.pagination is not None:
+        pages = _page_methods(view, op, builder, methods, handles, method_name, arg_of)
+        pages.params = [*params, ("*", None, None), (MAX_PAGES, Raw("int | None"), "None")]
+        pages.request_name = request_name
     return OperationContext(
+        pages=pages,
+        stream=stream,
         name=view.name,
         view=view,
         method_name=method_name,
@@ -302,8 +362,36 @@ def _operation(
     )
 
 
+def _page_methods(
+    view: FunctionView,
+    op: Operation,
+    builder: TypeBuilder,
+    methods: Namespace,
+    handles: _Handles,
+    method_name: str,
+    arg_of: dict[str, str],
+) -> PageMethods:
+    """The ``_iter`` methods of a paginated operation (its arguments renamed for Python)."""
+    assert op.pagination is not None
+    name = methods.claim(f"iter:{view.name}", f"{method_name}_iter")
+    methods.claim(f"iter_sync:{view.name}", f"{name}_sync")
+    hint = f"{class_name(view.name, prefix='Op')}Item"
+    item = builder.annotation(handles.item, hint) if handles.item is not None else ANY
+    return PageMethods(
+        name=name,
+        pagination=op.pagination.renamed(arg_of),
+        item=item,
+        params=[],
+        arguments=list(arg_of.values()),
+        request_name="",
+        operation=view.name,
+    )
+
+
 def _result_kind(schema: Any, op: Operation) -> str:
-    """How the response body comes back: ``json``, ``text``, ``bytes`` or ``none``."""
+    """How the response body comes back: ``json``, ``text``, ``bytes``, ``stream``, ``none``."""
+    if op.stream is not None:
+        return "stream"
     if op.response_content_type is None:
         return "none"
     ctype = op.response_content_type.split(";")[0].strip().lower()

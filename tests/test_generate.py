@@ -40,6 +40,10 @@ GOLDEN_SPECS = {
     "composition": ROOT / "tests" / "specs" / "composition.yaml",
     # header precedence, wildcard, form, multipart and octet-stream bodies, text and bytes
     "requests_plugin": ROOT / "tests" / "specs" / "requests.yaml",
+    # issue 27: typed errors, pagination (every style, guessed and declared), retries (an
+    # idempotency key), OAuth2 client credentials and other schemes, streams (3.1 and 3.2)
+    "remote_shop": ROOT / "tests" / "specs" / "remote_api.yaml",
+    "streams_32": ROOT / "tests" / "specs" / "streams_32.yaml",
 }
 SPLIT_GOLDEN = {"uber_split"}
 """Golden packages generated with ``split=True`` (one module per tag)."""

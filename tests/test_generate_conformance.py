@@ -108,8 +108,12 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Generated]:
 def _cases() -> list[tuple[str, str]]:
     cases = []
     for key, spec in SPECS.items():
-        for view in sk.load_openapi(spec).views:
-            cases.append((key, view.name))
+        loaded = sk.load_openapi(spec)
+        for view in loaded.views:
+            # a streamed answer is not one this server writes: streams are read against
+            # tests/remote_server.py (tests/test_remote_streams.py)
+            if loaded.operation(view.name).stream is None:
+                cases.append((key, view.name))
     return cases
 
 

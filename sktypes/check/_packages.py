@@ -3,9 +3,13 @@
 A package with a link record (``sktypes.json``, written by ``generate_plugin``) is checked
 exactly: every recorded input (the spec and each ``$ref``'d file) is compared with its
 digest, and each one that changed is named together with the package; when none changed,
-the package is regenerated with the recorded options and every file compared, so a hand
-edit, a deleted file or a stray module is found. A package from before link records (only
-the header naming the spec's file name) is paired with a spec of that name nearby.
+every file is compared with what a fresh generation gives, so a hand edit, a deleted file
+or a stray module is found. While the generator that wrote the package is the one running,
+a fresh generation gives exactly the files the record lists by digest, and those digests
+are compared (milliseconds); otherwise the package is regenerated with the recorded
+options, its spec's recorded validation verdict standing for the validator's. A package
+from before link records (only the header naming the spec's file name) is paired with a
+spec of that name nearby.
 """
 
 from __future__ import annotations
@@ -16,11 +20,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sktypes._stages import stage
 from sktypes.check._findings import Finding, display
 from sktypes.errors import SktypesError
 
 if TYPE_CHECKING:
-    from sktypes_codegen._link import GenerationOptions
+    from sktypes_codegen._link import GenerationOptions, Link
 
 __all__ = ["check_package", "is_package_root", "package_of"]
 
@@ -65,6 +70,7 @@ def check_package(package: Path) -> list[Finding]:
     """Check one generated package directory."""
     from sktypes_codegen._link import read_link
 
+    stage(f"checking {display(package)}")
     try:
         link = read_link(package)
     except SktypesError as exc:
@@ -83,7 +89,54 @@ def check_package(package: Path) -> list[Finding]:
             )
             for path, state in changed
         ]
+    if link.recorded_output() and _validated(link):
+        found = _recorded_differences(link)
+        return [*_uncompilable(package), *found] if found else found
+    if link.validation is not None:
+        from sktypes.openapi._verdicts import remember
+
+        remember(link.validation)
     return _compare(package, link.spec, link.name, link.options)
+
+
+def _validated(link: Link) -> bool:
+    """Whether regenerating would not validate the spec, or would find it valid.
+
+    The check regenerates strictly: a spec generated with its validation problems as
+    warnings must still fail it. A valid verdict recorded for the unchanged inputs by the
+    same validator says the spec passes; without one, the package is generated again.
+    """
+    if not link.options.validate:
+        return True
+    verdict = link.validation
+    if verdict is None or not verdict.valid:
+        return False
+    from sktypes.openapi._verdicts import validator_identity
+
+    return verdict.validator == validator_identity().split(",", 1)[0]
+
+
+def _recorded_differences(link: Link) -> list[Finding]:
+    """What differs from the files the record lists (the same generator, same inputs)."""
+    from sktypes_codegen._link import LINK_FILE, file_digest
+
+    out = []
+    for file_name, digest in link.files.items():
+        f = link.package / file_name
+        try:
+            same = file_digest(f) == digest
+        except OSError:
+            out.append(Finding(display(f), "", "missing: regenerate the package"))
+            continue
+        if not same:
+            out.append(Finding(display(f), "1", "differs from a fresh generation: regenerate"))
+    expected = {*link.files, LINK_FILE}
+    for extra in sorted(_files(link.package)):
+        if extra not in expected:
+            out.append(
+                Finding(display(link.package / extra), "", "not generated: remove it or regenerate")
+            )
+    return out
 
 
 def _compare(package: Path, spec: Path, name: str, options: GenerationOptions) -> list[Finding]:

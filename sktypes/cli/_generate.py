@@ -24,7 +24,7 @@ from sktypes.cli._common import (
     verbose_option,
 )
 from sktypes.cli._config import Target, find_pyproject, formatter_line_length, read_targets
-from sktypes.cli._progress import steps
+from sktypes.cli._progress import stages
 from sktypes.errors import SktypesError
 
 __all__ = ["generate"]
@@ -116,8 +116,7 @@ def _one(
         fail(f"{target.spec}: no such file")
     try:
         line_length = width or formatter_line_length(target.output)
-        with steps(2, enabled=not quiet) as progress:
-            progress.advance(f"generating from {target.spec}")
+        with stages(f"generating from {target.spec}", enabled=not quiet):
             rendered = render_plugin(
                 target.spec,
                 name=target.name,
@@ -133,7 +132,6 @@ def _one(
             package, files = rendered
             for found in rendered.warnings:  # what the generated code cannot express
                 click.echo(f"warning: {found}", err=True)
-            progress.advance(f"writing {len(files)} files")
             if check:
                 return _stale(target.output / package, files)
             written = write_package(
@@ -147,6 +145,7 @@ def _one(
                 include=target.include,
                 exclude=target.exclude,
                 ref_roots=target.ref_roots,
+                validation=rendered.validation,
             )
     except SktypesError as exc:
         fail_on(exc)
@@ -155,6 +154,8 @@ def _one(
     if verbose:
         for file_name in sorted(files):
             click.echo(f"  {display(written / file_name)}", err=True)
+        for operation, what in rendered.features:  # pagination and streams recognised
+            click.echo(f"  {operation}: {what}", err=True)
     return 0
 
 

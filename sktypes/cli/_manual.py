@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 import orjson
 
+from sktypes._stages import stage
 from sktypes.cli._common import (
     exclude_option,
     fail,
@@ -14,6 +15,7 @@ from sktypes.cli._common import (
     warn,
     write_output,
 )
+from sktypes.cli._progress import stages
 from sktypes.cli._targets import SpecOptions, load_views
 from sktypes.errors import SktypesError
 from sktypes.manual import FORMATS, functions_manual
@@ -50,8 +52,12 @@ def manual(
     """Print the functions manual of TARGETS (pkg.mod:obj, pkg.mod, file.py, spec, tools.json)."""
     options = SpecOptions(validate=not no_validate, strict=strict, warn=warn)
     try:
-        views = load_views(targets, include=include, exclude=exclude, name=name, options=options)
-        result = functions_manual(views, fmt)
+        with stages("reading targets"):
+            views = load_views(
+                targets, include=include, exclude=exclude, name=name, options=options
+            )
+            stage(f"writing the manual of {len(views)} functions")
+            result = functions_manual(views, fmt)
     except SktypesError as exc:
         fail(str(exc).splitlines()[0])
     text = (

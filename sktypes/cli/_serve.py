@@ -9,6 +9,7 @@ import sys
 import click
 
 from sktypes.cli._common import fail, no_validate_option, strict_option
+from sktypes.cli._progress import stages
 from sktypes.errors import SktypesError
 
 __all__ = ["serve"]
@@ -47,6 +48,21 @@ __all__ = ["serve"]
     show_default=True,
     help="A result that breaks its output schema: returned with a warning, or an error.",
 )
+@click.option(
+    "--max-stream-items",
+    default=1000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="A streamed operation's result holds at most this many items (then it is cut, "
+    "with a note).",
+)
+@click.option(
+    "--max-stream-bytes",
+    default=1_000_000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="... and at most this many bytes of JSON.",
+)
 @no_validate_option
 @strict_option
 @click.option("--verbose", "-v", is_flag=True, help="Log each call (tool, duration, status).")
@@ -62,6 +78,8 @@ def serve(
     implementations: tuple[str, ...],
     name: str | None,
     drift: str,
+    max_stream_items: int,
+    max_stream_bytes: int,
     no_validate: bool,
     strict: bool,
     verbose: bool,
@@ -77,18 +95,21 @@ def serve(
         fail(f"sktypes serve needs the MCP SDK: pip install 'sktypes[mcp]' ({exc})")
     _logging(verbose)
     try:
-        app = mcp.server(
-            list(targets),
-            name=name,
-            base_url=base_url,
-            include=include,
-            exclude=exclude,
-            implementations=implementations,
-            drift="error" if drift == "error" else "warn",
-            trace=verbose,
-            validate=not no_validate,
-            strict=strict,
-        )
+        with stages("loading targets"):
+            app = mcp.server(
+                list(targets),
+                name=name,
+                base_url=base_url,
+                include=include,
+                exclude=exclude,
+                implementations=implementations,
+                drift="error" if drift == "error" else "warn",
+                trace=verbose,
+                stream_items=max_stream_items,
+                stream_bytes=max_stream_bytes,
+                validate=not no_validate,
+                strict=strict,
+            )
     except SktypesError as exc:
         fail(str(exc).splitlines()[0])
     # SIGTERM stops the server the way Ctrl-C does: sessions end, the HTTP client closes

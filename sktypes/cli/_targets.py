@@ -63,14 +63,19 @@ def load_views(
         SktypesError: a target cannot be loaded, or a pattern matches no function.
     """
     opts = options or SpecOptions()
-    views: list[FunctionView] = []
-    candidates: list[Candidate] = []
-    for target in targets:
-        for view, candidate in _views_of(target, opts):
-            views.append(view)
-            candidates.append(candidate)
-    if include or exclude:
-        views = select(views, candidates, include, exclude)
+    if len(targets) == 1 and Path(targets[0]).suffix in _SPEC_SUFFIXES:
+        # one document: a spec builds only the operations selected
+        found = _document_views(Path(targets[0]), opts, include, exclude)
+        views = [view for view, _ in found]
+    else:
+        views = []
+        candidates: list[Candidate] = []
+        for target in targets:
+            for view, candidate in _views_of(target, opts):
+                views.append(view)
+                candidates.append(candidate)
+        if include or exclude:
+            views = select(views, candidates, include, exclude)
     if name is not None:
         views = [dataclasses.replace(v, plugin_name=name) for v in views]
     return views
@@ -169,18 +174,36 @@ def _module_views(module: types.ModuleType, target: str) -> list[FunctionView]:
     return views
 
 
-def _document_views(path: Path, options: SpecOptions) -> list[tuple[FunctionView, Candidate]]:
+def _document_views(
+    path: Path, options: SpecOptions, include: Sequence[str] = (), exclude: Sequence[str] = ()
+) -> list[tuple[FunctionView, Candidate]]:
+    """The views of a spec or tool list (filtered by ``include``/``exclude``, if given)."""
     if not path.is_file():
         raise TargetError("no such file", file=str(path))
-    _, data = read_document(path, str(path), TargetError)
+    raw, data = read_document(path, str(path), TargetError)
     if isinstance(data, dict) and ("openapi" in data or "swagger" in data):
-        from sktypes.openapi import load_openapi
+        from sktypes.openapi._load import load_document
+        from sktypes.openapi._source import Document, digest_of
 
-        plugin = load_openapi(path, validate=options.validate, strict=options.strict)
+        doc = Document(data, str(path), path.resolve().as_uri(), path=path, digest=digest_of(raw))
+        plugin = load_document(  # parsed once
+            doc,
+            validate=options.validate,
+            strict=options.strict,
+            include=include,
+            exclude=exclude,
+        )
         for warning in plugin.warnings:
             options.warn(f"{path}:{warning}")
         return [(op.view, operation_candidate(op)) for op in plugin.operations]
+    found = _named(_manual_views(path, data))
+    if include or exclude:
+        return select(found, [c for _, c in found], include, exclude)
+    return found
+
+
+def _manual_views(path: Path, data: Any) -> list[FunctionView]:
     try:
-        return _named(views_from_manual(data))
+        return views_from_manual(data)
     except SktypesError as exc:
         raise TargetError(exc.message, file=str(path), where=exc.where) from None

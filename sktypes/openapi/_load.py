@@ -2,30 +2,38 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sktypes._stages import stage
 from sktypes.errors import OpenApiError, SktypesError
 from sktypes.jsondoc import FrozenDict, freeze
 from sktypes.limits import DEFAULT_LIMITS, DocumentLimits
 from sktypes.openapi._model import OpenApiPlugin, Operation
 from sktypes.openapi._naming import NameRegistry, identifier, plugin_identifier
 from sktypes.openapi._operations import OperationBuilder, server_urls
+from sktypes.openapi._paging import item_schema, recognise_pagination
 from sktypes.openapi._params import ParamContext
 from sktypes.openapi._refs import Place, Refs
 from sktypes.openapi._schemas import SchemaConverter
-from sktypes.openapi._select import select_operations
-from sktypes.openapi._source import Document, check_tree, parse_bytes, read_path
-from sktypes.openapi._validate import validate_spec
+from sktypes.openapi._select import Candidate, select
+from sktypes.openapi._source import Document, check_tree, digest_of, parse_bytes, read_path
+from sktypes.openapi._streaming import recognise_stream
+from sktypes.openapi._verdicts import Verdict, validate_once
+from sktypes.views import ReturnParameterView
 
-__all__ = ["Source", "load_openapi", "spec_files"]
+__all__ = ["Source", "load_document", "load_openapi", "spec_files"]
 
 Source = str | bytes | os.PathLike[str] | Mapping[str, Any]
 """What :func:`load_openapi` reads: a path, JSON/YAML text or bytes, or a parsed dict."""
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+METHODS_32 = (*METHODS, "query")
+"""OpenAPI 3.2 adds the QUERY method (a safe request with a body)."""
 
 
 def load_openapi(
@@ -76,12 +84,46 @@ def load_openapi(
     lim = limits or DEFAULT_LIMITS
     if max_bytes is not None:
         lim = lim.with_max_bytes(max_bytes)
+    stage(f"reading {_named(source)}")
     doc = _read(source, lim)
+    return load_document(
+        doc,
+        plugin_name,
+        validate=validate,
+        strict=strict,
+        allow_remote_refs=allow_remote_refs,
+        flatten_body=flatten_body,
+        ref_roots=ref_roots,
+        limits=lim,
+        include=include,
+        exclude=exclude,
+    )
+
+
+def load_document(
+    doc: Document,
+    plugin_name: str | None = None,
+    *,
+    validate: bool = True,
+    strict: bool = True,
+    allow_remote_refs: bool = False,
+    flatten_body: bool = False,
+    ref_roots: Iterable[str | os.PathLike[str]] = (),
+    limits: DocumentLimits | None = None,
+    include: Iterable[str] = (),
+    exclude: Iterable[str] = (),
+) -> OpenApiPlugin:
+    """:func:`load_openapi` for a spec already read and parsed.
+
+    A caller that had to look inside the document first need not parse it twice.
+    """
+    lim = limits or DEFAULT_LIMITS
     version, version_text = _version(doc)
     warnings: list[str] = []
     roots = [Path(r) for r in ref_roots]
     refs = Refs(doc, allow_remote=allow_remote_refs, limits=lim, ref_roots=roots)
     schemas = SchemaConverter(refs, version, warnings.append)
+    stage(f"building views of {doc.display}")
     try:
         plugin = _build(
             doc,
@@ -93,17 +135,46 @@ def load_openapi(
             flatten_body,
             strict=validate and strict,
             warnings=warnings,
+            include=tuple(include),
+            exclude=tuple(exclude),
         )
     except RecursionError:
         raise OpenApiError("document nested too deeply", file=doc.display) from None
     if validate:
+        stage(f"validating {doc.display}")
         refs.admit_all()  # the validator sees these documents and nothing else
-        problems: list[str] = []
-        validate_spec(doc, version, refs, None if strict else problems.append)
-        if problems and not plugin.views and doc.data.get("paths") not in (None, {}):
-            validate_spec(doc, version, refs)  # nothing could be built: the first is an error
-        warnings.extend(problems)
-    return select_operations(plugin, include, exclude)
+        if strict:
+            verdict = validate_once(doc, version, refs, lambda: validate_spec(doc, version, refs))
+            verdict.check(doc.display)
+        else:
+            verdict = _reported(doc, version, refs)
+            if verdict.problems and not plugin.views and doc.data.get("paths") not in (None, {}):
+                # nothing could be built: the first problem is an error
+                first = validate_once(doc, version, refs, lambda: validate_spec(doc, version, refs))
+                first.check(doc.display)
+            warnings.extend(verdict.problems)
+        plugin = dataclasses.replace(plugin, validation=verdict)
+    return plugin
+
+
+def _reported(doc: Document, version: int, refs: Refs) -> Verdict:
+    """The validator's problems as warning lines (recorded per content like an error)."""
+
+    def run() -> tuple[str, ...]:
+        lines: list[str] = []
+        validate_spec(doc, version, refs, lines.append)
+        return tuple(lines)
+
+    return validate_once(doc, version, refs, run, report=True)
+
+
+def validate_spec(
+    doc: Document, version: int, refs: Refs, report: Callable[[str], None] | None = None
+) -> None:
+    """openapi-spec-validator on ``doc`` (:mod:`._validate`, imported when first needed)."""
+    from sktypes.openapi._validate import validate_spec as run
+
+    run(doc, version, refs, report)
 
 
 def spec_files(
@@ -134,12 +205,22 @@ def _read(source: Source, limits: DocumentLimits) -> Document:
         check_tree(source, "<dict>", OpenApiError, limits)
         return Document(source, "<dict>", None)
     if isinstance(source, bytes):
-        return Document(parse_bytes(source, "<bytes>", limits), "<bytes>", None, source)
+        data = parse_bytes(source, "<bytes>", limits)
+        return Document(data, "<bytes>", None, source, digest=digest_of(source))
     if isinstance(source, str) and ("\n" in source or source.lstrip().startswith("{")):
         raw = _encode(source)
-        return Document(parse_bytes(raw, "<string>", limits), "<string>", None, raw)
+        data = parse_bytes(raw, "<string>", limits)
+        return Document(data, "<string>", None, raw, digest=digest_of(raw))
     path = Path(source)
     return read_path(path, str(source), limits)
+
+
+def _named(source: Source) -> str:
+    if isinstance(source, Mapping):
+        return "<dict>"
+    if isinstance(source, bytes) or (isinstance(source, str) and "\n" in source):
+        return "the spec"
+    return str(source)
 
 
 def _encode(text: str) -> bytes:
@@ -174,8 +255,10 @@ def _version(doc: Document) -> tuple[int, str]:
         return 30, text
     if field == "/openapi" and (text == "3.1" or text.startswith("3.1.")):
         return 31, text
+    if field == "/openapi" and (text == "3.2" or text.startswith("3.2.")):
+        return 32, text  # schemas as in 3.1 (JSON Schema 2020-12)
     raise OpenApiError(
-        f"unsupported OpenAPI version {text!r} (sktypes reads 2.0, 3.0.x and 3.1.x)",
+        f"unsupported OpenAPI version {text!r} (sktypes reads 2.0, 3.0.x, 3.1.x and 3.2.x)",
         file=doc.display,
         where=field,
     )
@@ -192,6 +275,8 @@ def _build(
     *,
     strict: bool,
     warnings: list[str],
+    include: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = (),
 ) -> OpenApiPlugin:
     data: dict[str, Any] = doc.data
     root = Place(refs.root_uri, "")
@@ -214,38 +299,25 @@ def _build(
         security=data.get("security"),
         warn=schemas.warn,
     )
+    found = _operations(data, refs, root, strict, schemas, warnings, version)
     names = NameRegistry()
+    named = [(f, names.take(f.op.get("operationId"), f.method, f.path)) for f in found]
+    if include or exclude:  # only the selected operations are built
+        candidates = [_candidate(f, fn_name, name) for f, fn_name in named]
+        named = select(named, candidates, include, exclude, source=doc.display)
     operations: list[Operation] = []
-    for path, raw_item, place in _path_items(data, refs, root, strict, schemas):
+    for f, fn_name in named:
         try:
-            item, item_place = refs.follow(raw_item, place, "path item")
-        except OpenApiError as exc:
+            operation = builder.build(
+                fn_name, f.method, f.path, f.op, f.op_place, f.item, f.item_place, f.servers
+            )
+            operation = _remote_features(operation, f.op, f.op_place, refs, data, schemas)
+        except SktypesError as exc:
             if strict:
                 raise
-            _skipped(warnings, exc, place, refs, f"path {path}")
+            _skipped(warnings, exc, f.op_place, refs, f"{f.method.upper()} {f.path}")
             continue
-        if not isinstance(item, dict):
-            schemas.warn("a path item must be an object; skipped", place)
-            continue
-        item_servers = server_urls(item.get("servers"), item_place)
-        for method in METHODS:
-            if method not in item:
-                continue
-            op_place = item_place.child(method)
-            try:
-                op, op_place = refs.follow(item[method], op_place, "operation")
-                if not isinstance(op, dict):
-                    raise refs.error("an operation must be an object", op_place)
-                fn_name = names.take(op.get("operationId"), method, path)
-                operation = builder.build(
-                    fn_name, method, path, op, op_place, item, item_place, item_servers
-                )
-            except SktypesError as exc:
-                if strict:
-                    raise
-                _skipped(warnings, exc, op_place, refs, f"{method.upper()} {path}")
-                continue
-            operations.append(operation)
+        operations.append(operation)
     security_schemes = _security_schemes(data, swagger2)
     return OpenApiPlugin(
         name=name,
@@ -259,6 +331,106 @@ def _build(
         source=doc.display,
         definitions=schemas.sources(),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """One operation of the spec, its ``$ref``s followed, before it is built."""
+
+    path: str
+    method: str
+    op: dict[str, Any]
+    op_place: Place
+    item: dict[str, Any]
+    item_place: Place
+    servers: tuple[str, ...]
+
+
+def _operations(
+    data: dict[str, Any],
+    refs: Refs,
+    root: Place,
+    strict: bool,
+    schemas: SchemaConverter,
+    warnings: list[str],
+    version: int,
+) -> list[_Found]:
+    """Every operation, in spec order (what cannot be followed: an error, or skipped)."""
+    out: list[_Found] = []
+    for path, raw_item, place in _path_items(data, refs, root, strict, schemas):
+        try:
+            item, item_place = refs.follow(raw_item, place, "path item")
+        except OpenApiError as exc:
+            if strict:
+                raise
+            _skipped(warnings, exc, place, refs, f"path {path}")
+            continue
+        if not isinstance(item, dict):
+            schemas.warn("a path item must be an object; skipped", place)
+            continue
+        item_servers = server_urls(item.get("servers"), item_place)
+        if version == 32 and "additionalOperations" in item:
+            schemas.warn(
+                "additionalOperations (methods beyond OpenAPI's) are not loaded",
+                item_place.child("additionalOperations"),
+            )
+        for method in METHODS_32 if version == 32 else METHODS:
+            if method not in item:
+                continue
+            op_place = item_place.child(method)
+            try:
+                op, op_place = refs.follow(item[method], op_place, "operation")
+                if not isinstance(op, dict):
+                    raise refs.error("an operation must be an object", op_place)
+            except SktypesError as exc:
+                if strict:
+                    raise
+                _skipped(warnings, exc, op_place, refs, f"{method.upper()} {path}")
+                continue
+            out.append(_Found(path, method, op, op_place, item, item_place, item_servers))
+    return out
+
+
+def _candidate(found: _Found, fn_name: str, plugin: str) -> Candidate:
+    """What filters match on an operation not built yet (as ``operation_candidate`` does)."""
+    op_id = found.op.get("operationId")
+    names = (op_id if isinstance(op_id, str) else None, fn_name, f"{plugin}.{fn_name}")
+    return Candidate(
+        names=tuple(dict.fromkeys(n for n in names if n)),
+        tags=tuple(t for t in found.op.get("tags") or () if isinstance(t, str)),
+        method=found.method,
+        path=found.path,
+    )
+
+
+def _remote_features(
+    operation: Operation,
+    op: dict[str, Any],
+    op_place: Place,
+    refs: Refs,
+    data: dict[str, Any],
+    schemas: SchemaConverter,
+) -> Operation:
+    """The operation (and its view) with how it streams or pages (``_streaming``, ``_paging``)."""
+    streamed = recognise_stream(op, op_place, refs, schemas, schemas.warn)
+    if streamed is not None:
+        stream, items = streamed
+        view = operation.view
+        returns = ReturnParameterView(
+            view.return_parameter.description, schema=items, is_streaming=True
+        )
+        return dataclasses.replace(
+            operation,
+            view=dataclasses.replace(view, return_parameter=returns),
+            stream=stream,
+            item_schema=items,
+            response_schema=items,
+        )
+    paging = recognise_pagination(operation, op, op_place, refs, data, schemas.warn)
+    if paging is None:
+        return operation
+    paged = item_schema(operation, paging)
+    return dataclasses.replace(operation, pagination=paging, item_schema=paged)
 
 
 def _skipped(warnings: list[str], exc: SktypesError, place: Place, refs: Refs, what: str) -> None:

@@ -12,10 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from sktypes.jsondoc import JsonDocument
+from sktypes.remote._pages import Pagination
+from sktypes.remote._streams import Stream
 from sktypes.views import FunctionView
+
+if TYPE_CHECKING:
+    from sktypes.openapi._verdicts import Verdict
 
 __all__ = [
     "BodyField",
@@ -136,6 +141,13 @@ class Operation:
         security: the effective security requirements (operation-level or spec-level).
         tags: the spec's tags.
         deprecated: the spec marks the operation deprecated.
+        pagination: how its pages chain, when it is paginated (declared by an extension
+            or recognised: see ``docs/remote-client.md``); ``None`` otherwise.
+        stream: how its answer streams (server-sent events, JSON lines, JSON text
+            sequences), when it does; its view then returns the items
+            (``is_streaming``; ``response_schema`` is the schema of one item).
+        item_schema: paginated and streamed operations: the schema of one item,
+            self-contained like ``response_schema``.
     """
 
     name: str
@@ -155,6 +167,9 @@ class Operation:
     security: tuple[Mapping[str, tuple[str, ...]], ...] = ()
     tags: tuple[str, ...] = ()
     deprecated: bool = False
+    pagination: Pagination | None = None
+    stream: Stream | None = None
+    item_schema: JsonDocument | None = None
 
     def parameter(self, argument: str) -> OperationParameter:
         """Return the parameter whose view argument is ``argument`` (``KeyError`` if none)."""
@@ -183,6 +198,8 @@ class OpenApiPlugin:
         definitions: where each ``$defs`` name of the view schemas came from in the spec
             (``#/components/schemas/Pet``; ``<file>#<pointer>`` for another file), so a
             message about a definition can name its place in the spec.
+        validation: openapi-spec-validator's verdict on the spec and the digest naming it
+            (``None`` when loaded with ``validate=False``); generated packages record it.
     """
 
     name: str
@@ -195,6 +212,7 @@ class OpenApiPlugin:
     operations: list[Operation]
     source: str
     definitions: Mapping[str, str] = field(default_factory=dict)
+    validation: Verdict | None = field(default=None, compare=False)
     _by_name: dict[str, Operation] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )

@@ -19,6 +19,11 @@ the kernel functions of ``sktypes.kernel_openapi``:
   ``application/*``) becomes a concrete one chosen by the body: JSON for data, text for
   ``str``, ``application/octet-stream`` for bytes.
 
+Paginated operations (:class:`Pagination`, recognised by ``sktypes.openapi``) are walked
+page by page by :func:`iterate_pages` (``<method>_iter`` in generated packages), every page
+sent through the same client. Streamed answers (:class:`Stream`: server-sent events, JSON
+lines, JSON text sequences) are read item by item as they arrive by :func:`iterate_stream`.
+
 Requests are built through the user's ``httpx`` client when there is one
 (``client.build_request``), so its base URL, headers, params, cookies, auth, event hooks and
 transport apply. Precedence, lowest first: the client's defaults, ``ApiClient`` credentials,
@@ -31,9 +36,17 @@ An explicit ``None`` body is sent as JSON ``null``; ``None`` query, header and c
 are left out (they have no ``null``).
 """
 
-from sktypes.errors import RemoteRequestError
+from sktypes.errors import RemoteRequestError, RemoteResponseError, StreamItemError
 from sktypes.remote._client import ApiClient, ApiError, parse_json
+from sktypes.remote._items import AsyncItems
+from sktypes.remote._pages import Pagination, iterate_pages, iterate_pages_sync
 from sktypes.remote._request import Credential, Request, build_request
+from sktypes.remote._streams import (
+    ServerSentEvent,
+    Stream,
+    iterate_stream,
+    iterate_stream_sync,
+)
 from sktypes.remote._wire import (
     Param,
     cookie_pairs,
@@ -46,13 +59,23 @@ from sktypes.remote._wire import (
 __all__ = [
     "ApiClient",
     "ApiError",
+    "AsyncItems",
     "Credential",
+    "Pagination",
     "Param",
     "RemoteRequestError",
+    "RemoteResponseError",
+    "ServerSentEvent",
+    "Stream",
+    "StreamItemError",
     "Request",
     "build_request",
     "cookie_pairs",
     "header_value",
+    "iterate_pages",
+    "iterate_pages_sync",
+    "iterate_stream",
+    "iterate_stream_sync",
     "parse_json",
     "path_value",
     "query_pairs",

@@ -54,6 +54,9 @@ class Request:
     body: Any = None
     content_type: str | None = None
     send_body: bool = False
+    url: str | None = None
+    """An absolute URL sent instead of the server's path and query (a next page's URL:
+    the query parameters are the URL's own; credentials in the query are still added)."""
 
 
 def build_request(
@@ -89,8 +92,10 @@ def build_request(
             cookies[cred.name] = _cookie_scalar(cred.value)
         else:
             sent[cred.name.lower()] = (cred.name, cred.value)
-    explicit = _pairs(request.query, _scalar)
+    explicit = _pairs(request.query, _scalar) if request.url is None else []
     named = {k for k, _ in explicit}
+    if request.url is not None:
+        named = set(httpx.URL(request.url).params.keys())
     query = [(k, v) for k, v in query if k not in named]
     query.extend(explicit)
     for name, raw, style, explode in request.headers:
@@ -106,6 +111,10 @@ def build_request(
             sent["content-type"] = ("Content-Type", ctype)
     out = {name: _check_header(name, value, op) for name, value in sent.values()}
     url = base_url.rstrip("/") + path
+    if request.url is not None:  # its query goes in params (httpx replaces a URL's query)
+        given = httpx.URL(request.url)
+        query = [*given.params.multi_items(), *query]
+        url = str(given.copy_with(query=None))
     method = request.method.upper()
     if client is not None:
         return client.build_request(

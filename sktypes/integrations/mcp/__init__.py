@@ -35,9 +35,25 @@ from sktypes import __version__
 from sktypes.integrations.mcp._run import run, serve
 from sktypes.integrations.mcp._server import McpServer
 from sktypes.integrations.mcp._targets import LoadOptions, load_served, record_response
-from sktypes.integrations.mcp._tools import DRIFT_META, WRAPPED_META, DriftMode, ToolSet
+from sktypes.integrations.mcp._tools import (
+    DRIFT_META,
+    NEXT_PAGE_META,
+    TRUNCATED_META,
+    WRAPPED_META,
+    DriftMode,
+    ToolSet,
+)
 
-__all__ = ["DRIFT_META", "WRAPPED_META", "McpServer", "run", "serve", "server"]
+__all__ = [
+    "DRIFT_META",
+    "NEXT_PAGE_META",
+    "TRUNCATED_META",
+    "WRAPPED_META",
+    "McpServer",
+    "run",
+    "serve",
+    "server",
+]
 
 log = logging.getLogger("sktypes.mcp")
 
@@ -58,6 +74,8 @@ def server(
     drift: DriftMode = "warn",
     trace: bool = False,
     instructions: str | None = None,
+    stream_items: int = 1000,
+    stream_bytes: int = 1_000_000,
     validate: bool = True,
     strict: bool = True,
 ) -> McpServer:
@@ -88,6 +106,9 @@ def server(
             warning) or ``"error"`` (it is an error result, the value inside).
         trace: log every call (tool, duration, status) at ``INFO`` on ``sktypes.mcp``.
         instructions: the server's instructions for clients.
+        stream_items: a streamed operation's result holds at most this many items; the
+            stream is closed there and the result says it was cut.
+        stream_bytes: ... and at most this many bytes of JSON.
         validate: validate OpenAPI documents (``False``: serve what can be understood).
         strict: a validation problem refuses the document (the default); ``False`` serves
             it and logs each problem, with its JSON pointer, as a warning.
@@ -112,6 +133,8 @@ def server(
         credentials=credentials,
         env=env,
         owns_client=owns,
+        stream_items=stream_items,
+        stream_bytes=stream_bytes,
         validate=validate,
         strict=strict,
     )

@@ -38,8 +38,9 @@ from sktypes.auth import SecurityCredentials, apply_credentials
 from sktypes.cli._targets import TargetError, load_module, load_object
 from sktypes.content._codec import to_plain_json
 from sktypes.errors import HydrationError, KernelError, SktypesError
+from sktypes.integrations.mcp._remote import collected, paged
 from sktypes.integrations.mcp._schemas import binary_media_type
-from sktypes.integrations.mcp._tools import Binary, Served
+from sktypes.integrations.mcp._tools import Binary, Noted, Served
 from sktypes.introspect import kernel_function_info
 from sktypes.kernel import Kernel, KernelFunction, openapi_plugin
 from sktypes.kernel_openapi import is_text
@@ -69,6 +70,8 @@ class LoadOptions:
             environment.
         env: where credentials are read from (``os.environ`` by default).
         owns_client: the client was made for the server (its auth may be set).
+        stream_items: a streamed result holds at most this many items (then it is cut).
+        stream_bytes: ... and at most this many bytes of JSON.
         validate: validate OpenAPI documents (``load_openapi``'s ``validate``).
         strict: a validation problem is an error; ``False``: a warning with its pointer.
         warnings: filled with what was skipped or cannot be expressed.
@@ -82,9 +85,13 @@ class LoadOptions:
     credentials: Mapping[str, str] | None = None
     env: Mapping[str, str] | None = None
     owns_client: bool = True
+    stream_items: int = 1000
+    stream_bytes: int = 1_000_000
     validate: bool = True
     strict: bool = True
     warnings: list[str] = field(default_factory=list)
+    filtered_load: bool = False
+    """Set when a spec was loaded with the filters (only its selected operations built)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,9 +115,13 @@ def load_served(targets: Sequence[Any], options: LoadOptions) -> list[Served]:
             a filter pattern matches nothing.
     """
     items: list[_Item] = []
-    for target in targets:
-        items.extend(_served(target, options))
-    kept = select(items, [i.candidate for i in items], options.include, options.exclude)
+    only = targets[0] if len(targets) == 1 else None
+    if isinstance(only, (str, Path)) and Path(only).suffix in _SPEC_SUFFIXES:
+        kept = _document(Path(only), options, select_here=True)  # builds only what is kept
+    else:
+        for target in targets:
+            items.extend(_served(target, options))
+        kept = select(items, [i.candidate for i in items], options.include, options.exclude)
     if not kept:
         raise TargetError("nothing to serve (every function was filtered out)")
     for item in kept:
@@ -214,27 +225,36 @@ def _kernel_functions(
     """Kernel functions to serve; with invocation filters, each call goes through them."""
     if kernel.filters:
         return [
-            _Item(Served(fn.view, None, _through(kernel, fn)), _names(fn.view)) for fn in functions
+            _Item(Served(fn.view, None, _through(kernel, fn, options)), _names(fn.view))
+            for fn in functions
         ]
-    return [_Item(Served(fn.view, fn.prepare, _executor(fn)), _names(fn.view)) for fn in functions]
+    return [
+        _Item(Served(fn.view, fn.prepare, _executor(fn, options)), _names(fn.view))
+        for fn in functions
+    ]
 
 
-def _through(kernel: Kernel, fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
+def _through(
+    kernel: Kernel, fn: KernelFunction, options: LoadOptions
+) -> Callable[[dict[str, Any]], Any]:
     async def execute(arguments: dict[str, Any]) -> Any:
-        return _plain(fn, await _collected((await kernel.invoke(fn, arguments)).value))
+        value = (await kernel.invoke(fn, arguments)).value
+        return _plain(fn, await collected(value, options))
 
     return execute
 
 
-def _executor(fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
+def _executor(fn: KernelFunction, options: LoadOptions) -> Callable[[dict[str, Any]], Any]:
     async def execute(arguments: dict[str, Any]) -> Any:
-        return _plain(fn, await _collected(await fn.call(arguments)))
+        return _plain(fn, await collected(await fn.call(arguments), options))
 
     return execute
 
 
 def _plain(fn: KernelFunction, value: Any) -> Any:
     """A function's result as JSON, or as :class:`Binary` when it is bytes."""
+    if isinstance(value, Noted):
+        return value
     if isinstance(value, (bytes, bytearray, memoryview)):
         schema = fn.view.return_parameter.schema
         media = binary_media_type(schema) if schema is not None else None
@@ -242,17 +262,18 @@ def _plain(fn: KernelFunction, value: Any) -> Any:
     return to_plain_json(value)
 
 
-async def _collected(value: Any) -> Any:
-    """A streaming function's items as a list (its tool returns them all at once)."""
-    if isinstance(value, AsyncIterator):
-        return [item async for item in value]
-    return value
-
-
 # --- tool lists with implementations ------------------------------------------------
 
 
-def _document(path: Path, options: LoadOptions) -> list[_Item]:
+def _document(path: Path, options: LoadOptions, *, select_here: bool = False) -> list[_Item]:
+    """The functions of a spec or tool list; ``select_here``: filtered by the options."""
+    items = _document_items(path, options, select_here)
+    if select_here and not options.filtered_load:
+        return select(items, [i.candidate for i in items], options.include, options.exclude)
+    return items
+
+
+def _document_items(path: Path, options: LoadOptions, select_here: bool) -> list[_Item]:
     if not path.is_file():
         raise TargetError("no such file", file=str(path))
     raw = path.read_bytes()
@@ -264,9 +285,15 @@ def _document(path: Path, options: LoadOptions) -> list[_Item]:
     if isinstance(data, dict) and ("openapi" in data or "swagger" in data):
         from sktypes.openapi import load_openapi
 
-        return _openapi(
-            load_openapi(path, validate=options.validate, strict=options.strict), options
+        options.filtered_load = select_here
+        plugin = load_openapi(
+            path,
+            validate=options.validate,
+            strict=options.strict,
+            include=options.include if select_here else (),
+            exclude=options.exclude if select_here else (),
         )
+        return _openapi(plugin, options)
     try:
         views = views_from_manual(data)
     except SktypesError as exc:
@@ -286,7 +313,7 @@ def _document(path: Path, options: LoadOptions) -> list[_Item]:
                 file=str(path),
             )
         bound = _bound(view, impl)
-        out.append(_Item(Served(view, bound.prepare, _executor(bound)), _names(view)))
+        out.append(_Item(Served(view, bound.prepare, _executor(bound, options)), _names(view)))
     return out
 
 
@@ -349,7 +376,7 @@ def _openapi(plugin: OpenApiPlugin, options: LoadOptions) -> list[_Item]:
         served = Served(
             fn.view,
             fn.prepare,
-            _json_call(fn, operation.response_content_type),
+            _json_call(fn, operation.response_content_type, options, operation),
             operation.method,
             operation.response_content_type,
         )
@@ -383,7 +410,12 @@ def _no_url(plugin: OpenApiPlugin, operation: Operation, url: str) -> Callable[[
     return fail
 
 
-def _json_call(fn: KernelFunction, declared: str | None) -> Callable[[dict[str, Any]], Any]:
+def _json_call(
+    fn: KernelFunction,
+    declared: str | None,
+    options: LoadOptions,
+    operation: Operation | None = None,
+) -> Callable[[dict[str, Any]], Any]:
     """The operation's call: its value is the response's JSON, text, or bytes.
 
     Bytes are :class:`Binary` of the response's media type (``declared``, the spec's, if
@@ -394,9 +426,11 @@ def _json_call(fn: KernelFunction, declared: str | None) -> Callable[[dict[str, 
         seen: list[httpx.Response] = []
         token = _RESPONSES.set(seen)
         try:
-            value = await fn.call(arguments)
+            value = await collected(await fn.call(arguments), options)
         finally:
             _RESPONSES.reset(token)
+        if operation is not None:
+            value = paged(operation, arguments, seen, value)
         if isinstance(value, bytes):
             media = _media_type(seen[-1]) if seen else ""
             if not media and declared and "*" not in declared:
@@ -463,7 +497,7 @@ def _generated(module: types.ModuleType, cls: type[ApiClient], options: LoadOpti
     spec = _recorded_spec(module, options)
     if spec is None:
         return [
-            _Item(Served(fn.view, fn.prepare, _response_call(fn)), _names(fn.view))
+            _Item(Served(fn.view, fn.prepare, _response_call(fn, None, options)), _names(fn.view))
             for fn in functions
         ]
     credentials = _credentials(spec, options)
@@ -488,14 +522,15 @@ def _generated(module: types.ModuleType, cls: type[ApiClient], options: LoadOpti
                 f"{module.__name__}: {fn.name} does not match its operation in {spec.source}; "
                 "served as the package declares it"
             )
-            out.append(_Item(Served(fn.view, fn.prepare, _response_call(fn)), _names(fn.view)))
+            served = Served(fn.view, fn.prepare, _response_call(fn, None, options))
+            out.append(_Item(served, _names(fn.view)))
             continue
         contract = dataclasses.replace(operation.view, plugin_name=name)
         bound = _bound(contract, fn)
         served = Served(
             contract,
             bound.prepare,
-            _response_call(bound, (credentials, operation)),
+            _response_call(bound, (credentials, operation), options),
             operation.method,
             operation.response_content_type,
         )
@@ -505,7 +540,8 @@ def _generated(module: types.ModuleType, cls: type[ApiClient], options: LoadOpti
 
 def _recorded_spec(module: types.ModuleType, options: LoadOptions) -> OpenApiPlugin | None:
     """The spec a generated package records in ``sktypes.json`` (its operations as generated)."""
-    from sktypes.openapi import load_openapi, select_operations
+    from sktypes.openapi import load_openapi
+    from sktypes.openapi._verdicts import Verdict, remember
 
     folder = Path(module.__file__ or "").parent
     link = folder / "sktypes.json"
@@ -515,8 +551,15 @@ def _recorded_spec(module: types.ModuleType, options: LoadOptions) -> OpenApiPlu
         record = orjson.loads(link.read_bytes())
         spec = (folder / record["spec"]).resolve()
         recorded = record.get("options", {})
-        plugin = load_openapi(spec, validate=bool(recorded.get("validate", True)))
-        return select_operations(plugin, recorded.get("include", ()), recorded.get("exclude", ()))
+        verdict = Verdict.from_dict(record.get("validation"))
+        if verdict is not None:
+            remember(verdict)  # the spec is not validated again for its package
+        return load_openapi(  # only the operations the package was generated with
+            spec,
+            validate=bool(recorded.get("validate", True)),
+            include=recorded.get("include", ()),
+            exclude=recorded.get("exclude", ()),
+        )
     except (OSError, KeyError, TypeError, orjson.JSONDecodeError, SktypesError) as exc:
         options.warnings.append(
             f"{link}: the recorded spec cannot be read ({exc}); the package is served without "
@@ -526,7 +569,9 @@ def _recorded_spec(module: types.ModuleType, options: LoadOptions) -> OpenApiPlu
 
 
 def _response_call(
-    fn: KernelFunction, security: tuple[SecurityCredentials, Operation] | None = None
+    fn: KernelFunction,
+    security: tuple[SecurityCredentials, Operation] | None,
+    options: LoadOptions,
 ) -> Callable[[dict[str, Any]], Any]:
     """A generated method's call whose value is the response body as the API sent it.
 
@@ -543,6 +588,8 @@ def _response_call(
         secured = _SECURITY.set(security)
         try:
             value = await fn.call(arguments)
+            if isinstance(value, AsyncIterator):  # a streamed operation: its items
+                return _plain(fn, await collected(value, options))
         except HydrationError:
             if not seen or not seen[-1].is_success:
                 raise
@@ -551,7 +598,8 @@ def _response_call(
             _SECURITY.reset(secured)
             _RESPONSES.reset(token)
         if seen and seen[-1].is_success:
-            return _body(seen[-1])
+            body = _body(seen[-1])
+            return paged(security[1], arguments, seen, body) if security else body
         return _plain(fn, value)
 
     return execute
