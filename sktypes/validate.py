@@ -2,7 +2,7 @@
 
 Both are doors onto hydration's checks, nothing more: :func:`validate_arguments` asks the
 view's argument contract (:class:`sktypes.hydration.ArgumentContract`), which decides for
-every door into a function alike; :func:`value_problems` asks the schema check
+every door into a function alike; :func:`value_problems` and :func:`schema_problems` ask the schema check
 (:class:`sktypes.hydration.SchemaCheck`).
 """
 
@@ -17,7 +17,7 @@ from sktypes.hydration import SchemaCheck, argument_contract
 from sktypes.jsondoc import JsonDocument
 from sktypes.views import FunctionView
 
-__all__ = ["json_path", "validate_arguments", "value_problems"]
+__all__ = ["json_path", "schema_problems", "validate_arguments", "value_problems"]
 
 
 def json_path(parts: Any) -> str:
@@ -52,6 +52,15 @@ def value_problems(schema: JsonDocument, value: Any) -> list[ErrorDetail]:
     ``$``.
     """
     return _check(schema).problems(value)
+
+
+def schema_problems(schema: JsonDocument, value: Any) -> list[tuple[tuple[Any, ...], str, Any]]:
+    """:func:`value_problems` as data: ``(path parts, message, offending value)`` each.
+
+    The path parts are keys and indexes into ``value`` (a JSON pointer's tokens); the same
+    schema check, read without rendering paths (response drift names JSON pointers).
+    """
+    return _check(schema).located(value)
 
 
 @by_identity

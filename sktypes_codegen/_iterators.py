@@ -24,6 +24,7 @@ __all__ = [
     "ASYNC_ITERATOR",
     "ITERATOR",
     "MAX_PAGES",
+    "STRICT",
     "PageMethods",
     "StreamMethod",
     "describe_features",
@@ -40,6 +41,8 @@ ASYNC_ITERATOR = Name("AsyncIterator", Import("collections.abc", "AsyncIterator"
 ITERATOR = Name("Iterator", Import("collections.abc", "Iterator"))
 MAX_PAGES = "max_pages"
 """The keyword every ``_iter`` method takes (an operation argument of that name is renamed)."""
+STRICT = "strict"
+"""The keyword every method takes: drift raises instead of warning (``None``: the client's)."""
 
 
 @dataclass(slots=True)
@@ -66,7 +69,8 @@ class PageMethods:
         """The docstring: what it iterates over and how the pages chain."""
         return (
             f"Iterate over the items of every page of {self.operation}.\n\n"
-            f"Pages: {self.pagination.describe()}. ``max_pages`` stops after that many pages."
+            f"Pages: {self.pagination.describe()}. ``max_pages`` stops after that many pages;\n"
+            "``strict`` raises ``ResponseDriftError`` for a page that breaks its schema."
         )
 
     def code(self, is_async: bool) -> str:
@@ -79,6 +83,7 @@ class PageMethods:
             f"self.{self.request_name}",
             item,
             f"{MAX_PAGES}={MAX_PAGES}",
+            f"{STRICT}={STRICT}",
             *(f"{a}={a}" for a in self.arguments),
         ]
         return " " * 8 + call(head, args, 8)
@@ -93,7 +98,13 @@ class StreamMethod:
 
     def code(self, request: str, is_async: bool) -> str:
         """The body: return what ``iterate_stream`` reads (``request``: the builder call)."""
-        args: list[Expr | str] = ["self", request, stream_call(self.stream), self.item]
+        args: list[Expr | str] = [
+            "self",
+            request,
+            stream_call(self.stream),
+            self.item,
+            f"{STRICT}={STRICT}",
+        ]
         head = "return iterate_stream" if is_async else "return iterate_stream_sync"
         return " " * 8 + call(head, args, 8)
 

@@ -23,6 +23,7 @@ from sktypes._stages import stage
 from sktypes.errors import GenerationError, SktypesError
 from sktypes.generated import VIEWS_FILE, Binding, dump_views
 from sktypes.openapi import OpenApiPlugin, load_openapi
+from sktypes.openapi._naming import package_identifier
 from sktypes.openapi._verdicts import Verdict
 from sktypes_codegen._compile import compile_modules
 from sktypes_codegen._iterators import describe_features, features
@@ -198,13 +199,15 @@ def render_loaded(
     """
     path = spec
     digest = spec_digest(path)
-    package = name or identifier(plugin.name, prefix="api")
+    package = name or package_identifier(plugin.title) or identifier(plugin.name, prefix="api")
     if not package.isidentifier() or not package.isascii() or keyword.iskeyword(package):
         raise GenerationError(
             f"{package!r} is not a valid package name (try {identifier(package)!r})"
         )
     stage(f"generating code for {len(plugin.operations)} operations")
-    ctx = plugin_context(plugin, _description(plugin))
+    # the class is named after the package a user names (gh -> GhPlugin); the views keep
+    # the plugin's name, so plugin_views(Plugin()) == load_openapi(spec).views
+    ctx = plugin_context(plugin, _description(plugin), named_after=name)
     unchecked = "" if validated else f" {NOT_VALIDATED}"
     header = f"{HEADER_MARK}{path.name} (sha256 {digest});{unchecked} do not edit."
     files = {
@@ -257,7 +260,8 @@ def generate_plugin(
     Args:
         spec: an OpenAPI 3.x or Swagger 2.0 document (YAML or JSON).
         output_dir: where the package directory goes (created if missing).
-        name: the package name (default: the API title as an identifier).
+        name: the package name (default: a short form of the API's title, ``github`` for
+            GitHub's); the plugin class is named after it (``gh`` → ``GhPlugin``).
         sync: also generate blocking ``*_sync`` methods.
         validate: validate the spec first (``False``: generate what can be understood).
         split: split the plugin and models into one submodule per tag (``operations/`` and

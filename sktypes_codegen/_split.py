@@ -81,7 +81,7 @@ def split_files(ctx: PluginContext, header: str, *, sync: bool) -> dict[str, str
         all_names=sorted(by_name, key=all_key),
     )
 
-    taken = set(names) | {ctx.class_name, "ApiClient", "Credential", "Request"}
+    taken = set(names) | {ctx.class_name, "ApiClient", "Request"}
     classes_ns = Namespace(taken)
     bases: list[tuple[str, str]] = []
     for tag, module in sorted(modules.items(), key=lambda item: item[1]):
@@ -113,10 +113,7 @@ def split_files(ctx: PluginContext, header: str, *, sync: bool) -> dict[str, str
         bases=[name for _, name in bases],
         operations=[],
         sync=sync,
-        imports=import_block(
-            runtime_imports([], base=False, credentials=bool(ctx.credentials))
-            | plugin_class_imports(ctx)
-        ),
+        imports=import_block(runtime_imports([], base=False) | plugin_class_imports(ctx)),
         local_imports=[(f".operations.{module}", [name]) for module, name in bases],
     )
     return files

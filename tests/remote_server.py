@@ -41,6 +41,8 @@ Routes (``N`` items ``{"id": i, "name": "item-i"}``, ``i`` from 1; ``server.item
                             ``application/jsonl``; ``/stream/ndjson`` the same as
                             ``application/x-ndjson``; ``/stream/json-seq`` as RFC 7464
                             records (``\\x1e`` JSON ``\\n``), ``application/json-seq``
+``GET /secure/stream``      ``/stream/jsonl`` for ``Authorization: Bearer <live token>``
+                            only; else 401 with ``WWW-Authenticate``
 ==========================  ===========================================================
 
 Streams answer ``QUERY`` as they answer ``GET``; they are chunked, one chunk per item,
@@ -318,6 +320,11 @@ class _Handler(BaseHTTPRequestHandler):
             return
         stream = _STREAMS.get(split.path)
         if stream is not None and self.command in ("GET", "QUERY"):
+            if split.path.startswith("/secure/") and state._bearer(seen.headers) is None:
+                seen.answer = "401"
+                refused = {"code": "unauthorized", "message": "credentials refused"}
+                self._send(401, refused, {"WWW-Authenticate": 'Bearer error="invalid_token"'})
+                return
             seen.answer = "200"
             try:
                 self._stream(seen, *stream)
@@ -560,6 +567,7 @@ _STREAMS: dict[str, tuple[str, Callable[[int, str, bool], str]]] = {
     "/stream/jsonl": ("application/jsonl", _line),
     "/stream/ndjson": ("application/x-ndjson", _line),
     "/stream/json-seq": ("application/json-seq", _seq),
+    "/secure/stream": ("application/jsonl", _line),
 }
 
 _PAGES: dict[str, Callable[[_Handler, list[dict[str, Any]], dict[str, list[str]]], Answer]] = {

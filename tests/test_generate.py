@@ -207,8 +207,8 @@ def _import_generated(tmp_path: Path, spec: Path, name: str) -> Any:
 def test_generated_plugins_call_a_real_server(tmp_path: Path, server: str) -> None:
     weather = _import_generated(tmp_path, EXAMPLES / "weather_plugin.openapi.yaml", "e2e_weather")
     date = _import_generated(tmp_path, EXAMPLES / "date_plugin.openapi.yaml", "e2e_date")
-    wp = weather.WeatherPluginSimpleComplexPlugin(server)
-    dp = date.DatePluginSimpleComplexPlugin(server)
+    wp = weather.E2EWeatherPlugin(server)
+    dp = date.E2EDatePlugin(server)
     forecast = asyncio.run(wp.get_weather_forecast1(date="2026-01-02"))
     assert forecast.degrees_fahrenheit == 70
     assert wp.get_weather_forecast1_sync(date="x").degrees_fahrenheit == 61
@@ -220,7 +220,7 @@ def test_generated_plugins_call_a_real_server(tmp_path: Path, server: str) -> No
 
 def test_non_2xx_raises_typed_error_with_status_and_body(tmp_path: Path, server: str) -> None:
     weather = _import_generated(tmp_path, EXAMPLES / "weather_plugin.openapi.yaml", "e2e_fail")
-    wp = weather.WeatherPluginSimpleComplexPlugin(server + "/nothing")
+    wp = weather.E2EFailPlugin(server + "/nothing")
     with pytest.raises(weather.ApiError) as info:
         asyncio.run(wp.get_weather_forecast1(date="x"))
     assert info.value.status_code == 404

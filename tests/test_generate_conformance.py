@@ -164,7 +164,7 @@ def test_every_request_is_valid_and_every_response_hydrates_losslessly(
 
 def _credentials(cls: type) -> dict[str, str]:
     """A value for every credential the constructor takes (the server checks presence)."""
-    fixed = {"base_url", "client", "sync_client", "timeout"}
+    fixed = {"base_url", "client", "sync_client", "timeout", "retries", "strict"}
     params = inspect.signature(cls).parameters.values()
     return {p.name: "secret" for p in params if p.kind is p.KEYWORD_ONLY and p.name not in fixed}
 

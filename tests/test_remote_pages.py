@@ -421,7 +421,7 @@ async def _collect(iterator: AsyncIterator[Any]) -> list[Any]:
 def test_every_style_walks_every_item_async_and_sync(
     shop: Any, remote_server: RemoteServer, method: str, kwargs: dict[str, Any], requests: int
 ) -> None:
-    plugin = shop.RemoteShopPlugin(remote_server.url)
+    plugin = shop.PagesShopPlugin(remote_server.url)
     items = asyncio.run(_collect(getattr(plugin, f"{method}_iter")(**kwargs)))
     assert [item.id for item in items] == ALL
     assert all(isinstance(item, shop.models.Item) for item in items)
@@ -433,7 +433,7 @@ def test_every_style_walks_every_item_async_and_sync(
 
 
 def test_an_iterator_may_be_awaited_first(shop: Any, remote_server: RemoteServer) -> None:
-    plugin = shop.RemoteShopPlugin(remote_server.url)
+    plugin = shop.PagesShopPlugin(remote_server.url)
 
     async def run() -> list[int]:
         return [item.id async for item in await plugin.list_cursor_items_iter(limit=4)]
@@ -444,7 +444,7 @@ def test_an_iterator_may_be_awaited_first(shop: Any, remote_server: RemoteServer
 
 
 def test_the_walk_sends_the_cursor_it_was_given(shop: Any, remote_server: RemoteServer) -> None:
-    plugin = shop.RemoteShopPlugin(remote_server.url)
+    plugin = shop.PagesShopPlugin(remote_server.url)
     list(plugin.list_cursor_items_iter_sync(limit=2))
     cursors = [s.query.get("cursor") for s in remote_server.requests]
     assert cursors[0] is None and all(c is not None for c in cursors[1:])
@@ -452,7 +452,7 @@ def test_the_walk_sends_the_cursor_it_was_given(shop: Any, remote_server: Remote
 
 
 def test_max_pages_stops_the_walk(shop: Any, remote_server: RemoteServer) -> None:
-    plugin = shop.RemoteShopPlugin(remote_server.url)
+    plugin = shop.PagesShopPlugin(remote_server.url)
     items = list(plugin.list_link_items_iter_sync(per_page=2, max_pages=2))
     assert [i.id for i in items] == [1, 2, 3, 4]
     assert len(remote_server.requests) == 2
@@ -462,7 +462,7 @@ def test_max_pages_stops_the_walk(shop: Any, remote_server: RemoteServer) -> Non
 
 def test_an_empty_list_is_one_request(shop: Any, remote_server: RemoteServer) -> None:
     remote_server.item_count = 0
-    plugin = shop.RemoteShopPlugin(remote_server.url)
+    plugin = shop.PagesShopPlugin(remote_server.url)
     for method in ("link", "cursor", "token", "next", "offset", "page", "plain"):
         assert list(getattr(plugin, f"list_{method}_items_iter_sync")()) == []
     assert len(remote_server.requests) == 7
@@ -472,13 +472,13 @@ def test_the_link_walk_keeps_the_callers_other_parameters(
     shop: Any, remote_server: RemoteServer
 ) -> None:
     client = httpx.Client(params={"q": "kept"})
-    plugin = shop.RemoteShopPlugin(remote_server.url, sync_client=client)
+    plugin = shop.PagesShopPlugin(remote_server.url, sync_client=client)
     assert len(list(plugin.list_link_items_iter_sync(per_page=3))) == 7
     assert [s.query["q"] for s in remote_server.requests] == [["kept"]] * 3
 
 
 def test_a_failed_page_raises_the_api_error(shop: Any, remote_server: RemoteServer) -> None:
-    plugin = shop.RemoteShopPlugin(remote_server.url)
+    plugin = shop.PagesShopPlugin(remote_server.url)
     remote_server.script(
         "GET",
         "/cursor/items",
@@ -498,7 +498,7 @@ def test_a_failed_page_raises_the_api_error(shop: Any, remote_server: RemoteServ
 def test_a_page_repeating_the_one_before_raises(shop: Any, remote_server: RemoteServer) -> None:
     same = Reply(200, {"data": [{"id": 1, "name": "a"}], "has_more": True})
     remote_server.script("GET", "/page/items", same, same)
-    plugin = shop.RemoteShopPlugin(remote_server.url)
+    plugin = shop.PagesShopPlugin(remote_server.url)
     with pytest.raises(RemoteResponseError, match="page 2: the page repeats the page before"):
         list(plugin.list_page_items_iter_sync())
 
@@ -508,7 +508,7 @@ def test_a_next_url_on_another_origin_is_not_followed(
 ) -> None:
     body = {"count": 9, "next": "http://evil.example/steal", "previous": None, "results": []}
     remote_server.script("GET", "/next/items", Reply(200, body))
-    plugin = shop.RemoteShopPlugin(remote_server.url, api_key="secret")
+    plugin = shop.PagesShopPlugin(remote_server.url, api_key="secret")
     with pytest.raises(RemoteResponseError, match="another origin") as info:
         list(plugin.list_next_items_iter_sync())
     assert "secret" not in str(info.value)
@@ -519,14 +519,14 @@ def test_items_that_are_not_an_array_raise(shop: Any, remote_server: RemoteServe
     remote_server.script(
         "GET", "/cursor/items", Reply(200, {"items": {"id": 1}, "next_cursor": None})
     )
-    plugin = shop.RemoteShopPlugin(remote_server.url)
+    plugin = shop.PagesShopPlugin(remote_server.url)
     with pytest.raises(RemoteResponseError, match="page 1: the items at /items are not an array"):
         list(plugin.list_cursor_items_iter_sync())
 
 
 def test_absent_items_are_an_empty_page(shop: Any, remote_server: RemoteServer) -> None:
     remote_server.script("GET", "/token/items", Reply(200, {}))  # Google leaves empty lists out
-    plugin = shop.RemoteShopPlugin(remote_server.url)
+    plugin = shop.PagesShopPlugin(remote_server.url)
     assert list(plugin.list_token_items_iter_sync()) == []
 
 

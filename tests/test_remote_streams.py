@@ -23,7 +23,16 @@ import sktypes as sk
 from sktypes.errors import RemoteResponseError, StreamItemError
 from sktypes.kernel import openapi_plugin
 from sktypes.kernel_openapi import openapi_stream
-from sktypes.remote import ApiClient, ApiError, Request, ServerSentEvent, Stream, iterate_stream
+from sktypes.remote import (
+    ApiClient,
+    ApiError,
+    Request,
+    ResponseDriftError,
+    ResponseDriftWarning,
+    ServerSentEvent,
+    Stream,
+    iterate_stream,
+)
 from sktypes.remote._streams import StreamParser
 from tests.remote_server import RemoteServer, Reply
 from tests.remote_util import REMOTE_SPEC, import_generated, load, operation_spec
@@ -269,7 +278,7 @@ async def _collect(iterator: AsyncIterator[Any]) -> list[Any]:
 def test_json_streams_yield_typed_items_async_and_sync(
     shop: Any, remote_server: RemoteServer, method: str
 ) -> None:
-    plugin = shop.RemoteShopPlugin(remote_server.url)
+    plugin = shop.StreamsShopPlugin(remote_server.url)
     items = asyncio.run(_collect(getattr(plugin, method)(count=4)))
     assert items == [shop.models.Tick(n=i, text=f"item {i}") for i in range(4)]
     assert list(getattr(plugin, f"{method}_sync")(count=4)) == items
@@ -278,7 +287,7 @@ def test_json_streams_yield_typed_items_async_and_sync(
 def test_a_stream_may_be_awaited_first_and_closed_early(
     shop: Any, remote_server: RemoteServer
 ) -> None:
-    plugin = shop.RemoteShopPlugin(remote_server.url)
+    plugin = shop.StreamsShopPlugin(remote_server.url)
 
     async def run() -> tuple[list[Any], Any]:
         awaited = [item.n async for item in await plugin.stream_lines(count=2)]
@@ -293,7 +302,7 @@ def test_a_stream_may_be_awaited_first_and_closed_early(
 def test_server_sent_events_are_typed_with_their_name_and_id(
     shop: Any, remote_server: RemoteServer
 ) -> None:
-    plugin = shop.RemoteShopPlugin(remote_server.url)
+    plugin = shop.StreamsShopPlugin(remote_server.url)
     events = list(plugin.stream_events_sync(count=2))
     assert [(e.event, e.id, type(e.data).__name__) for e in events] == [
         ("tick", "0", "Tick"),
@@ -310,7 +319,7 @@ def test_items_arrive_before_the_stream_ends(
     shop: Any, remote_server: RemoteServer, method: str
 ) -> None:
     gate = remote_server.hold_streams()  # the server sends one item, then waits for this
-    plugin = shop.RemoteShopPlugin(remote_server.url)
+    plugin = shop.StreamsShopPlugin(remote_server.url)
 
     async def first_then_release() -> list[Any]:
         got = []
@@ -332,7 +341,7 @@ def test_items_arrive_before_the_stream_ends(
 
 def test_a_malformed_item_raises_with_its_position(shop: Any, remote_server: RemoteServer) -> None:
     remote_server.malformed_at = 2
-    plugin = shop.RemoteShopPlugin(remote_server.url)
+    plugin = shop.StreamsShopPlugin(remote_server.url)
     lines = plugin.stream_lines_sync(count=4)
     assert [next(lines).n, next(lines).n] == [0, 1]
     with pytest.raises(StreamItemError) as info:
@@ -341,21 +350,27 @@ def test_a_malformed_item_raises_with_its_position(shop: Any, remote_server: Rem
     assert str(info.value).startswith("streamLines: item 2 (line 3): not JSON")
 
 
-def test_an_item_that_breaks_the_schema_raises_with_its_position(
+def test_an_item_that_breaks_the_schema_is_yielded_with_a_drift_warning(
     shop: Any, remote_server: RemoteServer
 ) -> None:
     body = '{"n": 0, "text": "a"}\n{"n": "one"}\n'
     remote_server.script(
         "GET", "/stream/jsonl", Reply(200, body, {"Content-Type": "application/jsonl"})
     )
-    plugin = shop.RemoteShopPlugin(remote_server.url)
-    with pytest.raises(StreamItemError, match=r"item 1 \(line 2\): not what the stream declares"):
-        list(plugin.stream_lines_sync())
+    plugin = shop.StreamsShopPlugin(remote_server.url)
+    with pytest.warns(ResponseDriftWarning) as caught:
+        first, second = list(plugin.stream_lines_sync())
+    assert first == shop.models.Tick(n=0, text="a")
+    assert second.n == "one" and "text" not in second.model_fields_set  # as received
+    drift = sorted((w.message.item, w.message.pointer, w.message.value) for w in caught)
+    assert drift == [(1, "", {"n": "one"}), (1, "/n", "one")]
+    assert all(w.message.body == '{"n": "one"}' for w in caught)
+    assert all(w.filename == __file__ for w in caught)  # the caller's line
 
 
 def test_a_stream_cut_short_raises(shop: Any, remote_server: RemoteServer) -> None:
     remote_server.cut_streams_after = 2
-    plugin = shop.RemoteShopPlugin(remote_server.url)
+    plugin = shop.StreamsShopPlugin(remote_server.url)
     with pytest.raises(RemoteResponseError, match="the stream broke off after 2 items"):
         list(plugin.stream_events_sync(count=5))
     with pytest.raises(RemoteResponseError, match="the stream broke off after 2 items"):
@@ -364,7 +379,7 @@ def test_a_stream_cut_short_raises(shop: Any, remote_server: RemoteServer) -> No
 
 def test_an_error_status_raises_before_any_item(shop: Any, remote_server: RemoteServer) -> None:
     remote_server.script("GET", "/stream/sse", Reply(503, {"code": "busy", "message": "later"}))
-    plugin = shop.RemoteShopPlugin(remote_server.url)
+    plugin = shop.StreamsShopPlugin(remote_server.url, retries=0)
     with pytest.raises(ApiError) as info:
         list(plugin.stream_events_sync())
     assert info.value.status_code == 503 and "busy" in info.value.body
@@ -387,7 +402,7 @@ def test_a_32_package_reads_typed_events_and_a_query_stream(
 ) -> None:
     spec = Path(REMOTE_SPEC).with_name("streams_32.yaml")
     package = import_generated(spec, tmp_path, "streams_32_pkg")
-    plugin = package.Streams32Plugin(remote_server.url)
+    plugin = package.Streams32PkgPlugin(remote_server.url)
     events = list(plugin.ticks_sync(count=1))
     assert [(e.event, type(e.data).__name__) for e in events] == [
         ("tick", "Tick"),
@@ -398,18 +413,24 @@ def test_a_32_package_reads_typed_events_and_a_query_stream(
     assert remote_server.requests[-1].method == "QUERY"
 
 
-def test_an_event_name_the_stream_does_not_declare_is_refused(
+def test_an_event_name_the_stream_does_not_declare_is_drift(
     tmp_path: Path, remote_server: RemoteServer
 ) -> None:
     body = 'event: tick\ndata: {"n": 0, "text": "a"}\n\nevent: oops\ndata: {"count": 1}\n\n'
     sse = {"Content-Type": "text/event-stream"}
-    remote_server.script("GET", "/stream/sse", Reply(200, body, sse))
+    remote_server.script("GET", "/stream/sse", Reply(200, body, sse), Reply(200, body, sse))
     spec = Path(REMOTE_SPEC).with_name("streams_32.yaml")
     package = import_generated(spec, tmp_path, "streams_32_names")
-    events = package.Streams32Plugin(remote_server.url).ticks_sync()
+    plugin = package.Streams32NamesPlugin(remote_server.url)
+    with pytest.warns(ResponseDriftWarning) as caught:
+        events = list(plugin.ticks_sync())
+    assert [e.event for e in events] == ["tick", "oops"] and events[1].data.count == 1
+    assert [(w.message.item, w.message.pointer) for w in caught] == [(1, "/event")]
+    events = plugin.ticks_sync(strict=True)
     assert next(events).data.n == 0
-    with pytest.raises(StreamItemError, match="event 'oops' is not one the stream declares"):
+    with pytest.raises(ResponseDriftError, match="item 1 of the stream breaks") as info:
         next(events)
+    assert info.value.item == 1 and info.value.problems[0].value == "oops"
 
 
 # --- kernel_openapi ------------------------------------------------------------------------

@@ -61,7 +61,16 @@ def _format_checker() -> FormatChecker:
     checker.checkers = dict(Draft202012Validator.FORMAT_CHECKER.checkers)
     checker.checks("date-time", raises=ValueError)(_is_date_time)
     checker.checks("time", raises=ValueError)(_is_time)
+    checker.checks("byte", raises=ValueError)(_is_base64)
     return checker
+
+
+_BASE64 = re.compile(r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$")
+
+
+def _is_base64(value: object) -> bool:
+    """OpenAPI's ``format: byte``: base64 text (RFC 4648 §4, padded)."""
+    return not isinstance(value, str) or _BASE64.match(value) is not None
 
 
 def _is_date_time(value: object) -> bool:
@@ -163,6 +172,26 @@ class SchemaCheck:
         out = _details(errors, base, members)
         out.sort(key=lambda d: (d.path, d.message))
         return out
+
+    def located(self, value: Any) -> list[tuple[tuple[Any, ...], str, Any]]:
+        """Every way ``value`` breaks the schema as ``(path parts, message, offending value)``.
+
+        The path parts are keys and indexes into ``value``; for ``anyOf``/``oneOf`` the
+        sub-problem that got furthest into the value. A schema that cannot be used is one
+        problem at the root.
+        """
+        quick = self.quick
+        if quick is not None and quick(value):
+            return []
+        try:
+            errors = sorted(
+                self.validator.iter_errors(value),
+                key=lambda e: (path_of(e.absolute_path), e.message),
+            )
+        except (Exception, RecursionError) as exc:  # a broken schema or an unresolvable $ref
+            return [((), f"the schema cannot be used: {exc}", value)]
+        deepest = [_deepest(e) for e in errors]
+        return [(tuple(e.absolute_path), e.message, e.instance) for e in deepest]
 
 
 def _details(errors: Iterable[ValidationError], base: str, members: bool) -> list[ErrorDetail]:

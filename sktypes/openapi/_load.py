@@ -55,7 +55,8 @@ def load_openapi(
     Args:
         source: a path (``str`` without a newline, or ``os.PathLike``) to a JSON or YAML
             file, JSON/YAML text (``str`` with a newline, or ``bytes``), or a parsed dict.
-        plugin_name: the plugin name; defaults to ``info.title`` in CamelCase.
+        plugin_name: the plugin name; defaults to a short form of ``info.title`` in CamelCase
+            (``GitHub's official OpenAPI spec`` → ``GitHub``).
         validate: validate with openapi-spec-validator. With ``False``, every operation
             that can be understood is loaded and the rest are listed in ``.warnings``.
         strict: with ``validate``, fail on the first problem the validator finds (the

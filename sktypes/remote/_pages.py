@@ -36,21 +36,21 @@ before (a server ignoring the page parameter would otherwise be walked forever) 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
-import orjson
 
-from sktypes import _pointer
-from sktypes.errors import RemoteResponseError
-from sktypes.generated import MISSING
+from sktypes.errors import HydrationError
 from sktypes.hydration import hydrate
+from sktypes.remote._drift import drift_problems, hydration_problems, lenient, report
+from sktypes.remote._errors import DriftProblem
 from sktypes.remote._items import AsyncItems
+from sktypes.remote._walk import Walk, walk_pages
 
 if TYPE_CHECKING:
+    from sktypes.jsondoc import JsonDocument
     from sktypes.remote._client import ApiClient
     from sktypes.remote._request import Request
 
@@ -170,188 +170,56 @@ class Pagination:
         return f"{self.style} ({self.source}): {how}; items at {items}{tail}"
 
 
-# --- the walk ---------------------------------------------------------------------------
-
-Send = Callable[[dict[str, Any], str | None], Any]
-"""Sends one page: the call's arguments and, for URL styles, the URL to fetch instead."""
+# --- the items, typed ---------------------------------------------------------------------
 
 
-class _Walk:
-    """The state of one walk over pages; pure (no I/O): what to send, what came back."""
+_LOOK_UP: Any = object()
+
+
+class _Typing:
+    """A page's items as the item type, drift reported by the one rule (see the module)."""
 
     def __init__(
         self,
-        pagination: Pagination,
-        arguments: Mapping[str, Any],
-        operation: str,
-        max_pages: int | None,
+        client: ApiClient,
+        target: Any,
+        strict: bool | None,
+        schema: JsonDocument | None,
+        stacklevel: int,
     ) -> None:
-        if max_pages is not None and max_pages < 1:
-            raise ValueError("max_pages must be 1 or more (or None for every page)")
-        self.p = pagination
-        self.args = {k: v for k, v in arguments.items() if v is not MISSING and v is not None}
-        self.operation = operation
-        self.max_pages = max_pages
-        self.url: str | None = None
-        self.origin: tuple[str, str, int | None] | None = None
-        self.pages = 0
-        self.previous: bytes | None = None
-        self.seen_items = 0
-        if pagination.style == "page" and pagination.page is not None:
-            self.args.setdefault(pagination.page, pagination.first_page)
-        if pagination.style == "offset" and pagination.offset is not None:
-            self.args.setdefault(pagination.offset, 0)
+        self.client = client
+        self.target = target
+        self.strict = client._strict if strict is None else strict
+        self.schema = schema
+        self.stacklevel = stacklevel
 
-    def next_request(self) -> tuple[dict[str, Any], str | None]:
-        return dict(self.args), self.url
-
-    def _fail(self, message: str) -> RemoteResponseError:
-        return RemoteResponseError(f"page {self.pages}: {message}", where=self.operation)
-
-    def read(self, response: httpx.Response) -> tuple[list[Any], bool]:
-        """The page's items, and whether another page follows (the next request is set)."""
-        self.pages += 1
-        if self.origin is None:
-            self.origin = _origin(response.request.url)
-        digest = hashlib.sha256(response.content).digest()
-        if self.previous is not None and digest == self.previous:
-            raise self._fail("the page repeats the page before it (is the page argument ignored?)")
-        self.previous = digest
-        body = _json(response, self)
-        items = self._items(body)
-        self.seen_items += len(items)
-        more = self._advance(response, body, items)
-        if self.max_pages is not None and self.pages >= self.max_pages:
-            more = False
-        return items, more
-
-    def _items(self, body: Any) -> list[Any]:
-        found = _at(body, self.p.items)
-        if found is None:
-            return []
-        if not isinstance(found, list):
-            where = self.p.items or "the body"
-            raise self._fail(f"the items at {where} are not an array: {type(found).__name__}")
-        return found
-
-    def _advance(self, response: httpx.Response, body: Any, items: list[Any]) -> bool:
-        p = self.p
-        if p.style in ("link", "next_url"):
-            raw = response.links.get("next", {}).get("url") if p.style == "link" else None
-            if p.style == "next_url":
-                value = _at(body, p.next_url or "")
-                raw = value if isinstance(value, str) else None
-            if not raw or not self._more(body):
-                return False
-            url = response.request.url.join(raw)
-            if _origin(url) != self.origin:
-                raise self._fail(
-                    f"the next page {str(url)!r} is on another origin than "
-                    f"{_show(self.origin)}: not followed (the credentials would go with it)"
-                )
-            self.url = str(url)
-            return True
-        if p.style == "cursor":
-            if not self._more(body) or (p.last_item_cursor is not None and not items):
-                return False
-            if p.last_item_cursor is not None:
-                value = _at(items[-1], p.last_item_cursor)
-            else:
-                value = _at(body, p.next_cursor or "")
-            if value is None or value == "" or p.cursor is None:
-                return False
-            self.args[p.cursor] = value
-            return True
-        if not items or not self._more(body) or self._done(body, items):
-            return False
-        if p.style == "offset" and p.offset is not None:
-            self.args[p.offset] = _int(self.args.get(p.offset), 0) + len(items)
-            return True
-        if p.style == "page" and p.page is not None:
-            self.args[p.page] = _int(self.args.get(p.page), p.first_page) + 1
-            return True
-        return False
-
-    def _more(self, body: Any) -> bool:
-        if self.p.has_more is None:
-            return True
-        return _at(body, self.p.has_more) is not False
-
-    def _done(self, body: Any, items: list[Any]) -> bool:
-        """The end of an ``offset`` or ``page`` walk by total, total pages or a short page."""
-        p = self.p
-        total = _at(body, p.total) if p.total is not None else None
-        if isinstance(total, int) and not isinstance(total, bool):
-            if p.style == "offset" and p.offset is not None:
-                if _int(self.args.get(p.offset), 0) + len(items) >= total:
-                    return True
-            elif self.seen_items >= total:
-                return True
-        pages = _at(body, p.total_pages) if p.total_pages is not None else None
-        if isinstance(pages, int) and not isinstance(pages, bool) and p.page is not None:
-            number = _int(self.args.get(p.page), p.first_page)
-            if number - p.first_page + 1 >= pages:
-                return True
-        size = self.args.get(p.limit) if p.limit is not None else None
-        if isinstance(size, int) and not isinstance(size, bool) and size > 0:
-            if p.max_limit is not None:
-                size = min(size, p.max_limit)
-            return len(items) < size
-        return False
-
-
-def _int(value: Any, default: int) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
-
-
-def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
-    return url.scheme, url.host, url.port
-
-
-def _show(origin: tuple[str, str, int | None] | None) -> str:
-    if origin is None:
-        return "?"
-    scheme, host, port = origin
-    return f"{scheme}://{host}" + (f":{port}" if port is not None else "")
-
-
-def _at(document: Any, pointer: str) -> Any:
-    """The value at ``pointer``, ``None`` where there is none."""
-    try:
-        return _pointer.resolve(document, pointer)
-    except _pointer.PointerError:
-        return None
-
-
-def _json(response: httpx.Response, walk: _Walk) -> Any:
-    if not response.content:
-        return None
-    try:
-        return orjson.loads(response.content)
-    except orjson.JSONDecodeError as exc:
-        raise walk._fail(f"the page is not JSON ({exc})") from None
-
-
-def _parse(target: Any, item: Any) -> Any:
-    return item if target is None else hydrate(target, item, repair=False)
-
-
-def walk_pages(
-    pagination: Pagination,
-    arguments: Mapping[str, Any],
-    *,
-    operation: str = "",
-    max_pages: int | None = None,
-) -> _Walk:
-    """The state machine of one walk (for callers with their own send: ``kernel_openapi``).
-
-    ``next_request()`` gives ``(arguments, url)`` to send (``url`` replaces the operation's
-    URL when set); ``read(response)`` gives the page's items and whether to go on.
-    """
-    return _Walk(pagination, arguments, operation, max_pages)
+    def items(
+        self, request: Request, response: httpx.Response, walk: Walk, items: list[Any]
+    ) -> Iterator[Any]:
+        op = request.operation
+        if self.schema is _LOOK_UP:
+            self.schema = self.client._return_schema(op)
+        level = self.stacklevel + 1
+        page = drift_problems(self.schema, walk.body)
+        report(op, response, page, self.strict, level)
+        if self.target is None:
+            yield from items
+            return
+        base = walk.p.items or ""
+        for index, value in enumerate(items):
+            at = f"{base}/{index}"
+            if any(p.pointer == at or p.pointer.startswith(at + "/") for p in page):
+                yield lenient(self.target, value)  # said with the page's problems
+                continue
+            try:
+                yield hydrate(self.target, value, repair=False)
+            except HydrationError as exc:
+                problems = [
+                    DriftProblem(at + p.pointer, p.message, p.value)
+                    for p in hydration_problems(exc, value)
+                ]
+                report(op, response, problems, self.strict, level)
+                yield lenient(self.target, value)
 
 
 def iterate_pages(
@@ -362,6 +230,7 @@ def iterate_pages(
     /,
     *,
     max_pages: int | None = None,
+    strict: bool | None = None,
     **arguments: Any,
 ) -> AsyncItems[Any]:
     """Yield the items of every page, each hydrated into ``item`` (JSON data when ``None``).
@@ -371,25 +240,46 @@ def iterate_pages(
     client's credentials, retries and errors apply to every page. ``max_pages`` stops the
     walk after that many pages (``None``: every page).
 
+    Each page is checked against the operation's declared response schema, and each item
+    hydrated into ``item``, by the rule of single calls: what breaks them is a
+    :class:`ResponseDriftWarning` (the JSON pointer is in the page's body) and the item is
+    yielded as received where it does not fit; ``strict`` (``None``: the client's) raises
+    :class:`ResponseDriftError` instead, before the page's first item.
+
     Raises:
         ValueError: ``max_pages`` is less than 1 (at once).
         RemoteResponseError: a page cannot be read as its pagination says (see the module).
         ApiError: a page's request failed.
+        ResponseDriftError: ``strict`` and a page breaks its schema.
     """
-    return AsyncItems(_pages(client, build, item, _Walk(pagination, arguments, "", max_pages)))
+    walk = Walk(pagination, arguments, "", max_pages)
+    return AsyncItems(pages_of(client, build, item, walk, strict=strict))
 
 
-async def _pages(
-    client: ApiClient, build: Callable[..., Request], item: Any, walk: _Walk
+async def pages_of(
+    client: ApiClient,
+    build: Callable[..., Request],
+    item: Any,
+    walk: Walk,
+    *,
+    strict: bool | None = None,
+    schema: JsonDocument | None = _LOOK_UP,
 ) -> AsyncGenerator[Any, None]:
+    """The items of the pages ``walk`` asks for, each request made by ``build(**arguments)``.
+
+    ``schema``: the page's declared schema (by default the one ``client`` declares for the
+    operation: see :meth:`ApiClient._return_schema`).
+    """
+    typing = _Typing(client, item, strict, schema, stacklevel=4)  # the caller's async for
     while True:
         args, url = walk.next_request()
         request = build(**args)
         request.url = url
         walk.operation = request.operation
-        items, more = walk.read(await client._send(request))
-        for value in items:
-            yield _parse(item, value)
+        response = await client._send(request)
+        items, more = walk.read(response)
+        for value in typing.items(request, response, walk, items):
+            yield value
         if not more:
             return
 
@@ -402,22 +292,29 @@ def iterate_pages_sync(
     /,
     *,
     max_pages: int | None = None,
+    strict: bool | None = None,
     **arguments: Any,
 ) -> Iterator[Any]:
     """:func:`iterate_pages`, blocking (every page sent through ``client._send_sync``)."""
-    return _pages_sync(client, build, item, _Walk(pagination, arguments, "", max_pages))
+    walk = Walk(pagination, arguments, "", max_pages)
+    return _pages_sync(client, build, item, walk, strict)
 
 
 def _pages_sync(
-    client: ApiClient, build: Callable[..., Request], item: Any, walk: _Walk
+    client: ApiClient,
+    build: Callable[..., Request],
+    item: Any,
+    walk: Walk,
+    strict: bool | None,
 ) -> Iterator[Any]:
+    typing = _Typing(client, item, strict, _LOOK_UP, stacklevel=3)  # the caller's for
     while True:
         args, url = walk.next_request()
         request = build(**args)
         request.url = url
         walk.operation = request.operation
-        items, more = walk.read(client._send_sync(request))
-        for value in items:
-            yield _parse(item, value)
+        response = client._send_sync(request)
+        items, more = walk.read(response)
+        yield from typing.items(request, response, walk, items)
         if not more:
             return

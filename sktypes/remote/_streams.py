@@ -16,15 +16,17 @@ typed and yielded before the next one is read.
 - **JSON lines**: one JSON value per line; blank lines are skipped.
 - **JSON text sequences** (RFC 7464): records after an RS byte (0x1E).
 
-An item that is not JSON, or not what the stream's schema declares, raises
-:class:`~sktypes.errors.StreamItemError` with its position (index and line) and the item as
-received; a stream that breaks off raises :class:`~sktypes.errors.RemoteResponseError`
-saying how many items came before.
+An item that is not JSON raises :class:`~sktypes.errors.StreamItemError` with its position
+(index and line) and the item as received. An item that is JSON but breaks the stream's
+schema (or an event name the stream does not declare) follows the rule of every response
+(:mod:`._drift`): it is yielded as received, typed where it fits, with a
+:class:`ResponseDriftWarning` naming the item's index, the JSON pointer inside the item and
+the value; ``strict`` raises :class:`ResponseDriftError` instead. A stream that breaks off
+raises :class:`~sktypes.errors.RemoteResponseError` saying how many items came before.
 """
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
@@ -33,12 +35,14 @@ import httpx
 import orjson
 import pydantic
 
-from sktypes.errors import HydrationError, RemoteResponseError, StreamItemError
-from sktypes.hydration import hydrate
-from sktypes.remote._client import _checked
+from sktypes.errors import RemoteResponseError, StreamItemError
+from sktypes.remote._drift import checked, item_response
+from sktypes.remote._errors import DriftProblem
+from sktypes.remote._framing import RawItem, StreamParser
 from sktypes.remote._items import AsyncItems
 
 if TYPE_CHECKING:
+    from sktypes.jsondoc import JsonDocument
     from sktypes.remote._client import ApiClient
     from sktypes.remote._request import Request
 
@@ -143,180 +147,30 @@ class Stream:
         return f"{self.media_type}: {what}"
 
 
-# --- parsing: bytes in, raw items out -------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Raw:
-    """One item as received: its text, where it starts, and (SSE) its event fields."""
-
-    text: bytes
-    line: int
-    event: str = "message"
-    id: str | None = None
-    retry: int | None = None
-    error: str | None = None
-
-
-class StreamParser:
-    """Splits a stream's bytes into raw items, incrementally (``feed`` then ``close``)."""
-
-    def __init__(self, fmt: Format) -> None:
-        self.format = fmt
-        self._buffer = b""
-        self._line = 1  # the line the buffer starts on
-        self._pending_cr = False
-        # SSE state
-        self._data: list[bytes] = []
-        self._data_line = 0
-        self._event = ""
-        self._retry: int | None = None
-        self._last_id: str | None = None
-        self._first = True
-
-    def feed(self, chunk: bytes) -> list[_Raw]:
-        """The items ``chunk`` completes."""
-        if self.format == "json-seq":
-            return self._records(chunk, final=False)
-        return [item for line, n in self._lines(chunk) if (item := self._take(line, n))]
-
-    def close(self) -> list[_Raw]:
-        """The items left when the body ends (a last line without its line end)."""
-        if self.format == "json-seq":
-            return self._records(b"", final=True)
-        out: list[_Raw] = []
-        if self._buffer:
-            line, self._buffer = self._buffer, b""
-            item = self._take(line, self._line)
-            if item:
-                out.append(item)
-        if self.format == "sse" and self._data:
-            out.append(self._dispatch())
-        return out
-
-    def _lines(self, chunk: bytes) -> Iterator[tuple[bytes, int]]:
-        """Complete lines (CRLF, LF or CR ends), each with its line number."""
-        if self._pending_cr and chunk.startswith(b"\n"):
-            chunk = chunk[1:]  # the LF of a CRLF split across chunks
-        self._pending_cr = False
-        data = self._buffer + chunk
-        start = 0
-        i = 0
-        n = len(data)
-        while i < n:
-            byte = data[i]
-            if byte in (0x0A, 0x0D):
-                yield data[start:i], self._line
-                self._line += 1
-                if byte == 0x0D:
-                    if i + 1 < n and data[i + 1] == 0x0A:
-                        i += 1
-                    elif i + 1 == n:
-                        self._pending_cr = True
-                start = i + 1
-            i += 1
-        self._buffer = data[start:]
-
-    def _take(self, line: bytes, number: int) -> _Raw | None:
-        if self.format == "jsonl":
-            return _Raw(line, number) if line.strip() else None
-        if self._first:
-            self._first = False
-            line = line.removeprefix(b"\xef\xbb\xbf")  # a BOM before the first field
-        if not line:
-            if self._data:
-                return self._dispatch()
-            self._reset()
-            return None
-        if line.startswith(b":"):
-            return None
-        name, colon, value = line.partition(b":")
-        if colon and value.startswith(b" "):
-            value = value[1:]
-        if name == b"data":
-            if not self._data:
-                self._data_line = number
-            self._data.append(value)
-        elif name == b"event":
-            self._event = value.decode("utf-8", "replace")
-        elif name == b"id" and b"\x00" not in value:
-            self._last_id = value.decode("utf-8", "replace")
-        elif name == b"retry" and value.isdigit():
-            self._retry = int(value)
-        return None
-
-    def _reset(self) -> None:
-        self._event = ""
-        self._retry = None
-        return
-
-    def _dispatch(self) -> _Raw:
-        raw = _Raw(
-            b"\n".join(self._data),
-            self._data_line,
-            self._event or "message",
-            self._last_id,
-            self._retry,
-        )
-        self._data = []
-        self._reset()
-        return raw
-
-    def _records(self, chunk: bytes, *, final: bool) -> list[_Raw]:
-        """RFC 7464 records: RS, a JSON text, LF.
-
-        A record is complete at the next RS, or at a line end where its text so far is
-        whole JSON (so it arrives without waiting for the next record).
-        """
-        self._buffer += chunk
-        out: list[_Raw] = []
-        while self._buffer:
-            if not self._buffer.startswith(b"\x1e"):
-                cut = self._buffer.find(b"\x1e")
-                if cut < 0 and not final:
-                    break
-                junk = self._buffer if cut < 0 else self._buffer[:cut]
-                if junk.strip():
-                    out.append(_Raw(junk, self._line, error="text outside a record (no RS)"))
-                self._line += junk.count(b"\n")
-                self._buffer = self._buffer[len(junk) :]
-                continue
-            end = self._buffer.find(b"\x1e", 1)
-            record = self._buffer[1:] if end < 0 else self._buffer[1:end]
-            if end < 0 and not final and not _whole(record):
-                break
-            if record.strip():
-                out.append(_Raw(record, self._line))
-            self._line += record.count(b"\n")
-            self._buffer = self._buffer[1 + len(record) :]
-        return out
-
-
-def _whole(record: bytes) -> bool:
-    if not record.endswith(b"\n") or not record.strip():
-        return False
-    try:
-        orjson.loads(record)
-    except orjson.JSONDecodeError:
-        return False
-    return True
-
-
 # --- typing the items -----------------------------------------------------------------------
 
 
 class _Reader:
     """Raw items → typed items, counted; ``[DONE]`` ends an SSE stream."""
 
-    def __init__(self, stream: Stream, item: Any, operation: str) -> None:
+    def __init__(
+        self,
+        stream: Stream,
+        item: Any,
+        operation: str,
+        response: httpx.Response,
+        drift: _Drift,
+    ) -> None:
         self.stream = stream
         self.item = item
         self.operation = operation
+        self.response = response
+        self.drift = drift
         self.index = 0
         self.done = False
         self.parser = StreamParser(stream.format)
 
-    def items(self, raws: Iterable[_Raw]) -> Iterator[Any]:
+    def items(self, raws: Iterable[RawItem]) -> Iterator[Any]:
         for raw in raws:
             if self.done:
                 return
@@ -328,13 +182,13 @@ class _Reader:
             self.index += 1
             yield value
 
-    def _fail(self, raw: _Raw, message: str) -> StreamItemError:
+    def _fail(self, raw: RawItem, message: str) -> StreamItemError:
         text = raw.text.decode("utf-8", "replace")
         return StreamItemError(
             message, index=self.index, line=raw.line, raw=text, where=self.operation
         )
 
-    def _typed(self, raw: _Raw) -> Any:
+    def _typed(self, raw: RawItem) -> Any:
         data: Any
         if raw.error is not None:
             raise self._fail(raw, raw.error)
@@ -350,25 +204,31 @@ class _Reader:
                 data = orjson.loads(raw.text)
             except orjson.JSONDecodeError as exc:
                 raise self._fail(raw, f"not JSON ({exc})") from None
+        found: list[DriftProblem] = []
+        body = raw.text
         if self.stream.format == "sse":
             if self.stream.events and raw.event not in self.stream.events:
                 names = ", ".join(self.stream.events)
-                raise self._fail(
-                    raw, f"event {raw.event!r} is not one the stream declares ({names})"
-                )
+                found.append(DriftProblem("/event", f"not an event declared ({names})", raw.event))
             value: Any = {"event": raw.event, "data": data}
             if raw.id is not None:
                 value["id"] = raw.id
             if raw.retry is not None:
                 value["retry"] = raw.retry
+            body = orjson.dumps(value)
         else:
             value = data
-        if self.item is None:
-            return value
-        try:
-            return hydrate(self.item, value, repair=False)
-        except HydrationError as exc:
-            raise self._fail(raw, f"not what the stream declares: {exc.message}") from exc
+        return checked(
+            self.operation,
+            item_response(self.response, body),
+            self.item,
+            value,
+            schema=self.drift.schema,
+            strict=self.drift.strict,
+            stacklevel=self.drift.stacklevel,
+            found=found,
+            item=self.index,
+        )
 
     def broken(self, exc: Exception) -> RemoteResponseError:
         return RemoteResponseError(
@@ -380,11 +240,27 @@ class _Reader:
 _BROKEN = (httpx.RemoteProtocolError, httpx.ReadError, httpx.ReadTimeout)
 
 
+@dataclass(frozen=True, slots=True)
+class _Drift:
+    """How items that break their schema are treated (see :mod:`._drift`)."""
+
+    schema: JsonDocument | None = None
+    strict: bool = False
+    stacklevel: int = 7  # from checked() to the caller's async for (through _items)
+
+
 async def read_stream(
-    response: httpx.Response, stream: Stream, item: Any = None, operation: str = ""
+    response: httpx.Response,
+    stream: Stream,
+    item: Any = None,
+    operation: str = "",
+    drift: _Drift = _Drift(),
 ) -> AsyncIterator[Any]:
-    """The items of a response opened with ``stream=True``, as they arrive (see the module)."""
-    reader = _Reader(stream, item, operation)
+    """The items of a response opened with ``stream=True``, as they arrive (see the module).
+
+    ``drift``: the item schema and ``strict`` (items that break it: see the module).
+    """
+    reader = _Reader(stream, item, operation, response, drift)
     chunks = response.aiter_bytes()
     while not reader.done:
         try:
@@ -401,10 +277,14 @@ async def read_stream(
 
 
 def read_stream_sync(
-    response: httpx.Response, stream: Stream, item: Any = None, operation: str = ""
+    response: httpx.Response,
+    stream: Stream,
+    item: Any = None,
+    operation: str = "",
+    drift: _Drift = _Drift(stacklevel=6),
 ) -> Iterator[Any]:
     """:func:`read_stream`, blocking."""
-    reader = _Reader(stream, item, operation)
+    reader = _Reader(stream, item, operation, response, drift)
     chunks = response.iter_bytes()
     while not reader.done:
         try:
@@ -418,32 +298,55 @@ def read_stream_sync(
         yield from reader.items(reader.parser.close())
 
 
+_LOOK_UP: Any = object()
+
+
 def iterate_stream(
     client: ApiClient,
     request: Request,
     stream: Stream,
     item: Any = None,
+    *,
+    strict: bool | None = None,
+    schema: JsonDocument | None = _LOOK_UP,
 ) -> AsyncItems[Any]:
     """Yield the items of a streamed response as they arrive, each typed as ``item``.
 
     ``item`` is the item's type (``ServerSentEvent[Tick]``, ``Tick``); ``None`` yields JSON
     data (server-sent events as ``{"event", "data", "id", "retry"}`` objects). The request
-    is sent through ``client`` (its credentials and errors apply); the connection is closed
-    when the iteration ends or is abandoned.
+    is sent through ``client`` like any call (credentials, retries and a fresh OAuth2 token
+    before the first byte of the stream; errors); the connection is closed when the
+    iteration ends or is abandoned.
+
+    Each item is checked against ``schema`` (by default the item schema ``client`` declares
+    for the operation) and hydrated into ``item``: one that breaks them is yielded as
+    received with a :class:`ResponseDriftWarning`, or raises :class:`ResponseDriftError`
+    under ``strict`` (``None``: the client's).
 
     Raises:
         ApiError: the API answered with an error status (nothing streamed).
-        StreamItemError: an item is not JSON or not what the stream declares.
+        StreamItemError: an item is not JSON.
+        ResponseDriftError: ``strict`` and an item breaks its schema.
         RemoteResponseError: the stream broke off.
     """
-    return AsyncItems(_items(client, request, stream, item))
+    return AsyncItems(
+        _items(client, request, stream, item, _drift(client, request, strict, schema))
+    )
+
+
+def _drift(
+    client: ApiClient, request: Request, strict: bool | None, schema: Any, stacklevel: int = 7
+) -> _Drift:
+    if schema is _LOOK_UP:
+        schema = client._return_schema(request.operation)
+    return _Drift(schema, client._strict if strict is None else strict, stacklevel)
 
 
 async def _items(
-    client: ApiClient, request: Request, stream: Stream, item: Any
+    client: ApiClient, request: Request, stream: Stream, item: Any, drift: _Drift
 ) -> AsyncGenerator[Any, None]:
-    async with _open(client, request) as response:
-        async for value in read_stream(response, stream, item, request.operation):
+    async with client._stream(request) as response:
+        async for value in read_stream(response, stream, item, request.operation, drift):
             yield value
 
 
@@ -452,38 +355,10 @@ def iterate_stream_sync(
     request: Request,
     stream: Stream,
     item: Any = None,
+    *,
+    strict: bool | None = None,
 ) -> Iterator[Any]:
     """:func:`iterate_stream`, blocking (through the client's ``sync_client``)."""
-    with _open_sync(client, request) as response:
-        yield from read_stream_sync(response, stream, item, request.operation)
-
-
-# --- sending with the body left unread ------------------------------------------------------
-
-
-@contextlib.asynccontextmanager
-async def _open(client: ApiClient, request: Request) -> AsyncIterator[httpx.Response]:
-    async with contextlib.AsyncExitStack() as stack:
-        http = client._client
-        if http is None:
-            http = await stack.enter_async_context(httpx.AsyncClient(timeout=client._timeout))
-        response = await http.send(client._build(request, http), stream=True)
-        stack.push_async_callback(response.aclose)
-        if not response.is_success:
-            await response.aread()
-            _checked(request.operation, response)
-        yield response
-
-
-@contextlib.contextmanager
-def _open_sync(client: ApiClient, request: Request) -> Iterator[httpx.Response]:
-    with contextlib.ExitStack() as stack:
-        http = client._sync_client
-        if http is None:
-            http = stack.enter_context(httpx.Client(timeout=client._timeout))
-        response = http.send(client._build(request, http), stream=True)
-        stack.callback(response.close)
-        if not response.is_success:
-            response.read()
-            _checked(request.operation, response)
-        yield response
+    drift = _drift(client, request, strict, _LOOK_UP, stacklevel=6)
+    with client._stream_sync(request) as response:
+        yield from read_stream_sync(response, stream, item, request.operation, drift)

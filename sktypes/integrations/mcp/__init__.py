@@ -32,9 +32,10 @@ from typing import Any, Literal
 import httpx
 
 from sktypes import __version__
+from sktypes.integrations.mcp._responses import checked_headers, record_response
 from sktypes.integrations.mcp._run import run, serve
 from sktypes.integrations.mcp._server import McpServer
-from sktypes.integrations.mcp._targets import LoadOptions, load_served, record_response
+from sktypes.integrations.mcp._targets import LoadOptions, load_served
 from sktypes.integrations.mcp._tools import (
     DRIFT_META,
     NEXT_PAGE_META,
@@ -71,6 +72,7 @@ def server(
     credentials: Mapping[str, str] | None = None,
     env: Mapping[str, str] | None = None,
     client: httpx.AsyncClient | None = None,
+    headers: Mapping[str, str] | None = None,
     drift: DriftMode = "warn",
     trace: bool = False,
     instructions: str | None = None,
@@ -102,6 +104,10 @@ def server(
         env: where ``SKTYPES_AUTH_*`` variables are read (``os.environ`` by default).
         client: the ``httpx.AsyncClient`` remote calls go through (one is made otherwise;
             :meth:`McpServer.aclose` closes only that one).
+        headers: headers every request to an API sends (OpenAPI documents and generated
+            packages), e.g. ``{"Authorization": "Bearer ..."}`` for a spec that declares no
+            security scheme; an operation's own parameters win. Checked like any header
+            value; the values never appear in a result or a log line.
         drift: ``"warn"`` (a result that breaks its output schema is returned with a
             warning) or ``"error"`` (it is an error result, the value inside).
         trace: log every call (tool, duration, status) at ``INFO`` on ``sktypes.mcp``.
@@ -133,6 +139,7 @@ def server(
         credentials=credentials,
         env=env,
         owns_client=owns,
+        headers=checked_headers(headers or {}),
         stream_items=stream_items,
         stream_bytes=stream_bytes,
         validate=validate,

@@ -66,6 +66,8 @@ from sktypes.integrations.mcp._schemas import (
 )
 from sktypes.jsondoc import JsonDocument
 from sktypes.manual import NameTable, provider_name
+from sktypes.remote import ApiError, redact
+from sktypes.remote._secrets import redact_value
 from sktypes.validate import value_problems
 from sktypes.views import FunctionView
 
@@ -339,12 +341,15 @@ class ToolSet:
                 log.info("%s failed: %s", entry.name, exc)
                 return _error(f"{entry.name} failed: {exc}"), "error"
             return _error(exc.for_llm(header=arguments_header(entry.name))), "invalid"
+        except ApiError as exc:
+            log.info("%s failed: the API answered %s", entry.name, exc.status_code)
+            return _error(api_error_text(entry.name, exc)), "error"
         except SktypesError as exc:
-            log.info("%s failed: %s", entry.name, exc)
-            return _error(f"{entry.name} failed: {exc}"), "error"
+            log.info("%s failed: %s", entry.name, redact(str(exc)))
+            return _error(redact(f"{entry.name} failed: {exc}")), "error"
         except Exception as exc:
-            log.exception("%s raised %s", entry.name, type(exc).__name__)
-            return _error(f"{entry.name} failed: {type(exc).__name__}: {exc}"), "error"
+            log.error("%s raised %s", entry.name, redact(f"{type(exc).__name__}: {exc}"))
+            return _error(redact(f"{entry.name} failed: {type(exc).__name__}: {exc}")), "error"
         modern = _modern(protocol_version)
         if isinstance(value, Noted):  # the value, and a note the model sees
             result, status = self._result(entry, value.value, modern)
@@ -369,7 +374,12 @@ class ToolSet:
         found: Sequence[ErrorDetail] = (),
         first: types.ContentBlock | None = None,
     ) -> tuple[types.CallToolResult, str]:
-        """The result for ``value`` (``found``: problems known; ``first``: its block, not text)."""
+        """The result for ``value`` (``found``: problems known; ``first``: its block, not text).
+
+        A credential the server sends that the value holds (an API echoing a header) is
+        redacted: no credential reaches the model.
+        """
+        value = redact_value(value)
         shown = first if first is not None else None if value is None else _text_block(value)
         if entry.schema is None:
             return types.CallToolResult(content=[] if shown is None else [shown]), "ok"
@@ -423,6 +433,29 @@ class ToolSet:
         if entry.schema is not None and entry.binary is None and not admits_anything(entry.schema):
             found.append(ErrorDetail("$", f"expected JSON, got bytes ({value.media_type})"))
         return self._result(entry, value.base64, modern, found, value.block(entry.name))
+
+
+_ERROR_BODY = 4000  # characters of an error body a model is shown
+
+
+def api_error_text(tool: str, error: ApiError) -> str:
+    """What a model reads of an API's error answer: the status, what it is, the body.
+
+    The body is the one the operation declares for that status when :attr:`ApiError.parsed`
+    is set (it validated), so the model reads a typed error it can act on.
+    """
+    if error.parsed is not None and error.declared is not None:
+        what = f"its declared {error.declared} response"
+    else:
+        what = "a response the API does not declare for it"
+    head = f"{tool} failed: the API answered HTTP {error.status_code} ({what})"
+    if not error.body:
+        return redact(head + ", with no body.")
+    body = error.body
+    if len(body) > _ERROR_BODY:
+        body = body[:_ERROR_BODY] + f"... ({len(error.body) - _ERROR_BODY} more characters)"
+    kind = error.media_type or "no Content-Type"
+    return redact(f"{head}. Body ({kind}):\n{body}")
 
 
 def _modern(version: str) -> bool:

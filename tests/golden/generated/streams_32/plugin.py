@@ -16,6 +16,7 @@ from sktypes.generated import MISSING, PackageViews
 from sktypes.remote import (
     ApiClient,
     Request,
+    Retry,
     ServerSentEvent,
     Stream,
     iterate_stream,
@@ -44,6 +45,8 @@ class Streams32Plugin(ApiClient):
         client: httpx.AsyncClient | None = None,
         sync_client: httpx.Client | None = None,
         timeout: float = 30.0,
+        retries: int | Retry = 2,
+        strict: bool = False,
     ) -> None:
         super().__init__(
             base_url,
@@ -51,6 +54,8 @@ class Streams32Plugin(ApiClient):
             sync_client=sync_client,
             timeout=timeout,
             default_base_url=DEFAULT_BASE_URL,
+            retries=retries,
+            strict=strict,
         )
 
     def _ticks_request(self, count: Annotated[int, Field(ge=0)] | MISSING = MISSING) -> Request:
@@ -61,31 +66,52 @@ class Streams32Plugin(ApiClient):
             query=[
                 ("count", count, "form", True),
             ],
+            accept=("text/event-stream",),
         )
 
     @kernel_function(name="ticks")
     def ticks(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> AsyncIterator[ServerSentEvent[Tick | Done]]:
-        """Ticks, then done, as server-sent events."""
+        """Ticks, then done, as server-sent events.
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            StreamItemError: an item is not JSON (its index, line and text).
+            ResponseDriftError: an item breaks its schema and ``strict`` is on.
+            RemoteResponseError: the stream broke off.
+        """
         return iterate_stream(
             self,
             self._ticks_request(count=count),
             Stream("text/event-stream", "sse", events=("tick", "done")),
             ServerSentEvent[Tick | Done],
+            strict=strict,
         )
 
     def ticks_sync(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> Iterator[ServerSentEvent[Tick | Done]]:
-        """Ticks, then done, as server-sent events."""
+        """Ticks, then done, as server-sent events.
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            StreamItemError: an item is not JSON (its index, line and text).
+            ResponseDriftError: an item breaks its schema and ``strict`` is on.
+            RemoteResponseError: the stream broke off.
+        """
         return iterate_stream_sync(
             self,
             self._ticks_request(count=count),
             Stream("text/event-stream", "sse", events=("tick", "done")),
             ServerSentEvent[Tick | Done],
+            strict=strict,
         )
 
     def _tick_lines_request(
@@ -99,31 +125,52 @@ class Streams32Plugin(ApiClient):
             query=[
                 ("count", count, "form", True),
             ],
+            accept=("application/jsonl",),
         )
 
     @kernel_function(name="tickLines")
     def tick_lines(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> AsyncIterator[Tick]:
-        """Call tickLines."""
+        """Call tickLines.
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            StreamItemError: an item is not JSON (its index, line and text).
+            ResponseDriftError: an item breaks its schema and ``strict`` is on.
+            RemoteResponseError: the stream broke off.
+        """
         return iterate_stream(
             self,
             self._tick_lines_request(count=count),
             Stream("application/jsonl", "jsonl"),
             Tick,
+            strict=strict,
         )
 
     def tick_lines_sync(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> Iterator[Tick]:
-        """Call tickLines (blocking)."""
+        """Call tickLines (blocking).
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            StreamItemError: an item is not JSON (its index, line and text).
+            ResponseDriftError: an item breaks its schema and ``strict`` is on.
+            RemoteResponseError: the stream broke off.
+        """
         return iterate_stream_sync(
             self,
             self._tick_lines_request(count=count),
             Stream("application/jsonl", "jsonl"),
             Tick,
+            strict=strict,
         )
 
     def _tick_records_request(
@@ -137,29 +184,50 @@ class Streams32Plugin(ApiClient):
             query=[
                 ("count", count, "form", True),
             ],
+            accept=("application/json-seq",),
         )
 
     @kernel_function(name="tickRecords")
     def tick_records(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> AsyncIterator[Tick]:
-        """A QUERY operation streaming RFC 7464 records."""
+        """A QUERY operation streaming RFC 7464 records.
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            StreamItemError: an item is not JSON (its index, line and text).
+            ResponseDriftError: an item breaks its schema and ``strict`` is on.
+            RemoteResponseError: the stream broke off.
+        """
         return iterate_stream(
             self,
             self._tick_records_request(count=count),
             Stream("application/json-seq", "json-seq"),
             Tick,
+            strict=strict,
         )
 
     def tick_records_sync(
         self,
         count: Annotated[int, Field(ge=0)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> Iterator[Tick]:
-        """A QUERY operation streaming RFC 7464 records."""
+        """A QUERY operation streaming RFC 7464 records.
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            StreamItemError: an item is not JSON (its index, line and text).
+            ResponseDriftError: an item breaks its schema and ``strict`` is on.
+            RemoteResponseError: the stream broke off.
+        """
         return iterate_stream_sync(
             self,
             self._tick_records_request(count=count),
             Stream("application/json-seq", "json-seq"),
             Tick,
+            strict=strict,
         )

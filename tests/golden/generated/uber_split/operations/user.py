@@ -12,15 +12,11 @@ from typing import Annotated
 from pydantic import Field
 from sktypes import kernel_function
 from sktypes.generated import MISSING
-from sktypes.remote import (
-    ApiClient,
-    Pagination,
-    Request,
-    iterate_pages,
-    iterate_pages_sync,
-    parse_json,
-)
+from sktypes.remote import ApiClient, Pagination, Request, iterate_pages, iterate_pages_sync
 
+from ..models._shared import (
+    Error,
+)
 from ..models.user import (
     Activities,
     Activity,
@@ -38,19 +34,31 @@ class UserOperations(ApiClient):
             "get_me",
             "get",
             "/me",
+            accept=("application/json",),
+            errors={"default": Error},
         )
 
     @kernel_function(name="get_me")
-    async def get_me(self) -> Profile:
-        """User Profile"""
-        response = await self._send(self._get_me_request())
-        result: Profile = parse_json(Profile, response)
+    async def get_me(self, *, strict: bool | None = None) -> Profile:
+        """User Profile
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (Unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Profile = await self._call(self._get_me_request(), Profile, strict)
         return result
 
-    def get_me_sync(self) -> Profile:
-        """User Profile"""
-        response = self._send_sync(self._get_me_request())
-        result: Profile = parse_json(Profile, response)
+    def get_me_sync(self, *, strict: bool | None = None) -> Profile:
+        """User Profile
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (Unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Profile = self._call_sync(self._get_me_request(), Profile, strict)
         return result
 
     def _get_history_request(
@@ -66,6 +74,8 @@ class UserOperations(ApiClient):
                 ("offset", offset, "form", False),
                 ("limit", limit, "form", False),
             ],
+            accept=("application/json",),
+            errors={"default": Error},
         )
 
     @kernel_function(name="get_history")
@@ -73,20 +83,42 @@ class UserOperations(ApiClient):
         self,
         offset: Annotated[int, Field(ge=-2147483648, le=2147483647)] | MISSING = MISSING,
         limit: Annotated[int, Field(ge=-2147483648, le=2147483647)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> Activities:
-        """User Activity"""
-        response = await self._send(self._get_history_request(offset=offset, limit=limit))
-        result: Activities = parse_json(Activities, response)
+        """User Activity
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (Unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Activities = await self._call(
+            self._get_history_request(offset=offset, limit=limit),
+            Activities,
+            strict,
+        )
         return result
 
     def get_history_sync(
         self,
         offset: Annotated[int, Field(ge=-2147483648, le=2147483647)] | MISSING = MISSING,
         limit: Annotated[int, Field(ge=-2147483648, le=2147483647)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> Activities:
-        """User Activity"""
-        response = self._send_sync(self._get_history_request(offset=offset, limit=limit))
-        result: Activities = parse_json(Activities, response)
+        """User Activity
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (Unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Activities = self._call_sync(
+            self._get_history_request(offset=offset, limit=limit),
+            Activities,
+            strict,
+        )
         return result
 
     def get_history_iter(
@@ -95,11 +127,13 @@ class UserOperations(ApiClient):
         limit: Annotated[int, Field(ge=-2147483648, le=2147483647)] | MISSING = MISSING,
         *,
         max_pages: int | None = None,
+        strict: bool | None = None,
     ) -> AsyncIterator[Activity]:
         """Iterate over the items of every page of get_history.
 
         Pages: offset (guessed): offset argument 'offset'; items at body /history; ends by total
-        body /count, page size 'limit'. ``max_pages`` stops after that many pages.
+        body /count, page size 'limit'. ``max_pages`` stops after that many pages;
+        ``strict`` raises ``ResponseDriftError`` for a page that breaks its schema.
         """
         return iterate_pages(
             self,
@@ -107,6 +141,7 @@ class UserOperations(ApiClient):
             self._get_history_request,
             Activity,
             max_pages=max_pages,
+            strict=strict,
             offset=offset,
             limit=limit,
         )
@@ -117,11 +152,13 @@ class UserOperations(ApiClient):
         limit: Annotated[int, Field(ge=-2147483648, le=2147483647)] | MISSING = MISSING,
         *,
         max_pages: int | None = None,
+        strict: bool | None = None,
     ) -> Iterator[Activity]:
         """Iterate over the items of every page of get_history.
 
         Pages: offset (guessed): offset argument 'offset'; items at body /history; ends by total
-        body /count, page size 'limit'. ``max_pages`` stops after that many pages.
+        body /count, page size 'limit'. ``max_pages`` stops after that many pages;
+        ``strict`` raises ``ResponseDriftError`` for a page that breaks its schema.
         """
         return iterate_pages_sync(
             self,
@@ -129,6 +166,7 @@ class UserOperations(ApiClient):
             self._get_history_request,
             Activity,
             max_pages=max_pages,
+            strict=strict,
             offset=offset,
             limit=limit,
         )
