@@ -398,9 +398,9 @@ class PackageViews:
 
         What the runtime checks a response against for drift (:mod:`sktypes.remote`).
         """
-        for view in self._load()[0]:
-            if view.name == name:
-                return view.return_parameter.schema
+        for binding in self._load():
+            if binding.view.name == name:
+                return binding.view.return_parameter.schema
         return None
 
     def _typed_views(self, owner: type) -> list[_Typed]:

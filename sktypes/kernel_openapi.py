@@ -1,4 +1,4 @@
-"""HTTP calls for the operations of an ``OpenApiPlugin``, through ``sktypes.remote``: what the kernel invokes.
+"""The HTTP calls of an ``OpenApiPlugin``'s operations, through ``sktypes.remote``.
 
 Each operation's ``Operation`` info (method, path, parameter locations and styles, body
 media types, declared responses, security) turns the model's JSON arguments into a
@@ -158,6 +158,7 @@ class OperationCaller:
         self.accept = tuple(media)
 
     async def __call__(self, arguments: dict[str, Any]) -> Any:
+        """The response's value for ``arguments`` (a streamed operation: its items)."""
         if self.operation.stream is not None:
             return self.stream(arguments)
         request = self.request(arguments)

@@ -2,8 +2,8 @@
 
 Both are doors onto hydration's checks, nothing more: :func:`validate_arguments` asks the
 view's argument contract (:class:`sktypes.hydration.ArgumentContract`), which decides for
-every door into a function alike; :func:`value_problems` and :func:`schema_problems` ask the schema check
-(:class:`sktypes.hydration.SchemaCheck`).
+every door into a function alike; :func:`value_problems` and :func:`schema_problems` ask
+the schema check (:class:`sktypes.hydration.SchemaCheck`).
 """
 
 from __future__ import annotations

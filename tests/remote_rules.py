@@ -20,8 +20,7 @@ from typing import Any
 
 import pytest
 
-from sktypes.kernel import KernelFunction
-from sktypes.kernel import openapi_plugin
+from sktypes.kernel import KernelFunction, openapi_plugin
 from sktypes.openapi import load_openapi
 from sktypes.remote import Retry, SecurityCredentials
 from tests.remote_server import RemoteServer

@@ -19,8 +19,7 @@ import pytest
 
 import sktypes as sk
 from sktypes.auth import ClientCredentials, SecurityCredentials
-from sktypes.kernel import KernelFunction
-from sktypes.kernel import openapi_plugin
+from sktypes.kernel import KernelFunction, openapi_plugin
 from sktypes.kernel_openapi import openapi_pages
 from sktypes.remote import ResponseDriftError, ResponseDriftWarning, Retry
 from tests.remote_rules import MODES, serve_call, text
