@@ -171,3 +171,76 @@ def test_the_contract_is_compiled_once_and_kept_with_the_view() -> None:
         "start": dt.date(2024, 5, 1),
     }
     assert contract.schema_decides == frozenset()  # introspected: the native types say it all
+
+
+# --- absent stays absent ----------------------------------------------------------------
+
+
+def _optional_any_view(**schema: Any) -> sk.FunctionView:
+    """An optional parameter typed ``Any`` whose view declares no default (a spec's, a
+    generated method's: ``default_value`` is ``None`` only because nothing is known)."""
+    return sk.FunctionView(
+        name="tag",
+        plugin_name="Shop",
+        parameters=(
+            sk.ParameterView("sku", native_type=str, schema={"type": "string"}),
+            sk.ParameterView("extra", is_required=False, native_type=Any, schema=schema),
+            sk.ParameterView("note", is_required=False, schema={"type": "string"}),
+        ),
+    )
+
+
+def test_an_absent_optional_argument_without_a_declared_default_stays_absent() -> None:
+    view = _optional_any_view()
+    assert sk.hydrate(view, {"sku": "a"}) == {"sku": "a"}
+    assert sk.hydrate(view, '{"sku": "a", "extra": null}') == {"sku": "a", "extra": None}
+    assert argument_contract(view).arguments({"sku": "a"}) == {"sku": "a"}
+
+
+def test_a_declared_default_is_filled_in() -> None:
+    view = _optional_any_view(default=None)
+    assert sk.hydrate(view, {"sku": "a"}) == {"sku": "a", "extra": None}
+
+    def tag(sku: str, extra: Any = None, note: str = "") -> None:
+        """Tag an item."""
+
+    assert sk.hydrate(sk.function_view(tag), {"sku": "a"}) == {
+        "sku": "a",
+        "extra": None,
+        "note": "",
+    }
+
+
+def test_a_generated_clients_absent_optional_argument_is_not_sent_as_null(tmp_path: Any) -> None:
+    """Through the kernel, a generated method's optional ``Any`` and nullable parameters the
+    call leaves out are not sent (their views declare no default: nothing is filled in)."""
+    import httpx
+
+    from tests.remote_util import import_generated, operation_spec
+
+    spec = operation_spec(
+        parameters=[
+            {"name": "anything", "in": "query", "schema": {}},
+            {"name": "maybe", "in": "query", "schema": {"type": ["string", "null"]}},
+            {"name": "X-Anything", "in": "header", "schema": {}},
+            {"name": "X-Maybe", "in": "header", "schema": {"type": ["string", "null"]}},
+            {"name": "given", "in": "query", "schema": {"type": "string"}},
+        ],
+        response={"type": "object"},
+    )
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(spec))
+    package = import_generated(path, tmp_path / "out", "absent_pkg")
+    seen: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json={})
+
+    client = httpx.AsyncClient(transport=httpx.MockTransport(answer))
+    plugin = package.AbsentPkgPlugin(client=client, base_url="https://api.test")
+    kernel = Kernel()
+    kernel.add_plugin(plugin, "T")
+    asyncio.run(kernel.invoke("T.op", {"given": "x"}))
+    assert dict(seen[-1].url.params) == {"given": "x"}
+    assert not {"x-anything", "x-maybe"} & set(seen[-1].headers)

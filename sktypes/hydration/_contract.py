@@ -40,6 +40,7 @@ import pydantic_core
 import typing_extensions
 from pydantic import ConfigDict
 
+from sktypes._arguments_schema import build_parameters_schema, parameters_document
 from sktypes._identity import IdentityCache
 from sktypes.errors import ArgumentsError, ErrorDetail, HydrationError, snippet
 from sktypes.hydration._check import NO_FIT, SchemaCheck
@@ -48,13 +49,7 @@ from sktypes.hydration._partial import partial_schema, partial_type
 from sktypes.hydration._targets import JsonSyntax, Target, TypeTarget, loads
 from sktypes.introspect import native_schema
 from sktypes.schema import compat_type
-from sktypes.views import (
-    FunctionView,
-    ParameterView,
-    build_parameters_schema,
-    derived,
-    parameters_document,
-)
+from sktypes.views import FunctionView, ParameterView, derived
 
 __all__ = [
     "MISSING_ARGUMENT",
@@ -355,7 +350,7 @@ class _Compiled:
         self.defaults = tuple(
             (p.name, p.default_value, type(p.default_value) not in _IMMUTABLE)
             for p in params
-            if not p.is_required and not partial
+            if not p.is_required and not partial and _declares_default(p)
         )
         gated = [p for p in params if _schema_decides(p, partial)]
         self.schema_decides = frozenset(p.name for p in gated)
@@ -385,6 +380,20 @@ def _compiled(view: FunctionView, partial: bool) -> _Compiled:
     if found is None:
         found = by_kind[key] = _Compiled(view, partial)
     return found
+
+
+def _declares_default(param: ParameterView) -> bool:
+    """Whether an optional parameter has a default to fill in when it is absent.
+
+    ``default_value`` is ``None`` both for a default of ``None`` and for "no default known"
+    (a spec's optional parameter, a generated method's ``MISSING``): only a schema that says
+    ``default`` (as :func:`sktypes.function_view` writes for ``= None``) tells them apart.
+    Filling in a ``None`` nobody declared would turn an absence into a ``null``.
+    """
+    if param.default_value is not None or param.schema is None:
+        return True
+    root = param.schema.to_python()
+    return not isinstance(root, dict) or "default" in root
 
 
 def _schema_decides(param: ParameterView, partial: bool) -> bool:

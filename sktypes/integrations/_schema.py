@@ -29,6 +29,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from sktypes import _pointer
+from sktypes._arguments_schema import parameters_document
 from sktypes.errors import SchemaError
 from sktypes.hydration import SchemaCheck
 from sktypes.introspect import SktypesWarning
@@ -48,7 +49,7 @@ from sktypes.schema import (
     to_dialect,
 )
 from sktypes.schema._walk import SCHEMA_LIST_KEYS, SCHEMA_MAP_KEYS, SCHEMA_VALUE_KEYS
-from sktypes.views import FunctionView, parameters_document
+from sktypes.views import FunctionView
 
 __all__ = [
     "RECURSION_DEPTH",

@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from sktypes.cli._targets import TargetError
+from sktypes._imports import TargetError
 from sktypes.errors import SktypesError
 from sktypes.integrations.mcp._remote import collected, paged
 from sktypes.integrations.mcp._responses import body_of, recording

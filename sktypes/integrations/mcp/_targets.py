@@ -33,8 +33,8 @@ import httpx
 import orjson
 import yaml
 
+from sktypes._imports import TargetError, load_module, load_object
 from sktypes.auth import SecurityCredentials
-from sktypes.cli._targets import TargetError, load_module, load_object
 from sktypes.content._codec import to_plain_json
 from sktypes.errors import SktypesError
 from sktypes.integrations.mcp._remote import collected, paged
