@@ -154,11 +154,19 @@ def test_recursive_types_stay_references_and_resolve() -> None:
         arg = {"label": "root", "children": [{"label": "a", "children": []}]}
         return tool, await client.call_tool(tool.name, {"tree": arg})
 
-    tool, result = _run(server, body)
-    check_structured(tool, result)
-    assert set(tool.input_schema["$defs"]) == {"Tree"}
-    assert [c["label"] for c in result.structured_content["children"]] == ["a", "new"]
-    jsonschema.Draft202012Validator.check_schema(tool.input_schema)
+    for mode in ("legacy", "auto"):
+        tool, result = _run(server, body, mode)
+        check_structured(tool, result)
+        assert set(tool.input_schema["$defs"]) == {"Tree"}
+        assert [c["label"] for c in result.structured_content["children"]] == ["a", "new"]
+        jsonschema.Draft202012Validator.check_schema(tool.input_schema)
+        # the result's root is the model itself (its properties where clients look for
+        # them), not a bare reference; the definition stays for the recursion
+        output = tool.output_schema
+        assert output["type"] == "object" and "$ref" not in output, mode
+        assert set(output["properties"]) == {"label", "children"}
+        assert set(output["$defs"]) == {"Tree"}
+        jsonschema.Draft202012Validator.check_schema(output)
 
 
 def test_a_function_without_result_has_no_output_schema() -> None:
@@ -562,7 +570,7 @@ _JSON = st.recursive(
 @settings(max_examples=80)
 @given(value=_JSON)
 def test_written_in_place_the_schemas_accept_exactly_what_they_did(value: Any) -> None:
-    from sktypes.schema._inline import inline_refs
+    from sktypes.schema import inline_refs
 
     before = jsonschema.Draft202012Validator(_LISTED).is_valid(value)
     for single_use in (True, False):
@@ -571,7 +579,7 @@ def test_written_in_place_the_schemas_accept_exactly_what_they_did(value: Any) -
 
 
 def test_every_acyclic_definition_can_be_written_in_place() -> None:
-    from sktypes.schema._inline import inline_refs
+    from sktypes.schema import inline_refs
 
     out = inline_refs(_LISTED)
     assert set(out["$defs"]) == {"Node", "Described"}  # recursive; a conflicting sibling

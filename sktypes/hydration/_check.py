@@ -34,8 +34,7 @@ from sktypes.errors import ErrorDetail, snippet
 from sktypes.hydration._coerce import coerce_schema_strings
 from sktypes.hydration._errors import join_path, path_of
 from sktypes.jsondoc import JsonDocument
-from sktypes.schema import SchemaModel, parse
-from sktypes.schema._inline import inline_refs
+from sktypes.schema import SchemaModel, inline_refs, parse
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator, FormatChecker

@@ -30,9 +30,9 @@ from sktypes.schema import (
     RefNode,
     StringNode,
     UnionNode,
+    inline_refs,
     parse,
 )
-from sktypes.schema._inline import inline_refs
 from sktypes.views import FunctionView
 
 __all__ = [
@@ -203,9 +203,12 @@ def output_schema(schema: JsonDocument, *, wrap: bool, modern: bool) -> dict[str
     breaks the schema (drift) is reported as an error result, which clients do not check
     against the output schema (see :mod:`._tools`). Clients before ``modern`` protocols
     want ``type: object`` at the root: an object result's schema that only says so through
-    a ``$ref`` says it there too (the same values are admitted).
+    a ``$ref`` says it there too (the same values are admitted). A root that is only a
+    reference to a definition (a recursive model) is that definition, written at the root
+    (its ``properties`` are where clients look for them; the definitions stay for the
+    recursion).
     """
-    body: dict[str, Any] = tool_schema(schema.to_python())
+    body: dict[str, Any] = _root_in_place(tool_schema(schema.to_python()))
     if not wrap:
         if not modern and "type" not in body:
             body = {"type": "object", **body}
@@ -215,6 +218,19 @@ def output_schema(schema: JsonDocument, *, wrap: bool, modern: bool) -> dict[str
     if defs:
         out["$defs"] = defs
     return out
+
+
+def _root_in_place(body: dict[str, Any]) -> dict[str, Any]:
+    """``{"$ref": "#/$defs/X", "$defs": ...}`` → X's keywords at the root, ``$defs`` kept."""
+    ref = body.get("$ref")
+    defs = body.get("$defs")
+    if set(body) != {"$ref", "$defs"} or not isinstance(ref, str) or not isinstance(defs, dict):
+        return body
+    name = ref.removeprefix("#/$defs/")
+    target = defs.get(name) if ref.startswith("#/$defs/") else None
+    if not isinstance(target, dict) or "$defs" in target or "$ref" in target:
+        return body
+    return {**target, "$defs": defs}
 
 
 def tool_schema(schema: dict[str, Any]) -> dict[str, Any]:
