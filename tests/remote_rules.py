@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -118,3 +119,14 @@ def serve_call(
 def text(result: Any) -> str:
     """The text blocks of an MCP tool result, joined."""
     return "\n".join(getattr(block, "text", "") for block in result.content)
+
+
+def drifted(result: Any) -> tuple[Any, list[str]]:
+    """A drifted MCP result's value (whole, as received) and its problems as ``path: message``.
+
+    The server lists only the declared shape, so a value that breaks it comes as an error
+    result: the value in its first block, the problems in ``_meta["sktypes/drift"]``.
+    """
+    assert result.is_error and result.structured_content is None
+    problems = result.meta["sktypes/drift"]
+    return json.loads(result.content[0].text), [f"{p['path']}: {p['message']}" for p in problems]
