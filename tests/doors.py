@@ -58,7 +58,8 @@ CASES: dict[str, Case] = {
         {"days": "two", "start": "someday"},
         problems=(
             "- at $.days: 'two' is not of type 'integer'",
-            "- at $.start: 'someday' is not a 'date'",
+            "- at $.start: 'someday' is not valid under any of the given schemas:"
+            " 'someday' is not a 'date'; 'someday' is not of type 'null'",
         ),
     ),
     "missing": Case({}, problems=("- at $.days: required argument missing",)),

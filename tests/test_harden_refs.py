@@ -376,3 +376,22 @@ def test_generate_and_check_with_ref_roots_on_the_command_line(tmp_path: Path) -
     (tmp_path / "common" / "Error.json").write_text('{"type": "integer"}')
     changed = run("check", str(out / "api"))
     assert changed.returncode == 1 and "Error.json" in changed.stdout
+
+
+def test_a_spec_reached_through_a_symlinked_directory_reads_its_own_files(
+    tmp_path: Path,
+) -> None:
+    """The corpus is reached as /work/wt/shared -> /work/shared: roots compare resolved."""
+    _write(tmp_path / "real" / "spec" / "models" / "pet.json", {"description": "pet"})
+    _write(tmp_path / "real" / "common" / "Error.json", {"description": "shared"})
+    _write(tmp_path / "real" / "spec" / "api.json", _spec("models/pet.json"))
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    schema = load_openapi(tmp_path / "link" / "spec" / "api.json").view("a").return_parameter
+    assert schema.schema is not None and "pet" in schema.schema.to_json()
+    outside = _write(tmp_path / "real" / "spec" / "api2.json", _spec("../common/Error.json"))
+    linked = tmp_path / "link" / "spec" / outside.name
+    with pytest.raises(OpenApiError, match="outside the spec's directory"):
+        load_openapi(linked)  # a sibling directory stays refused, symlinked or not
+    plugin = load_openapi(linked, ref_roots=[tmp_path / "link" / "common"])  # a symlinked root
+    schema = plugin.view("a").return_parameter
+    assert schema.schema is not None and "shared" in schema.schema.to_json()

@@ -104,3 +104,64 @@ def test_a_member_lost_on_the_way_is_reported_where_it_is(tmp_path: Path) -> Non
     assert _judge(tmp_path, body, lost) == (
         'sent and dumped back differ at /droplet/note: only in the first ("kept?")'
     )
+
+
+def test_a_corpus_entry_is_generated_with_its_own_directory_as_a_ref_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OAI's petstore-separate refers to ../common/Error.yaml from spec/swagger.yaml."""
+    from tests.vendor import specs
+
+    corpus = tmp_path / "shared" / "corpus"
+    (corpus / "separate" / "spec").mkdir(parents=True)
+    (tmp_path / "wt").mkdir()
+    (tmp_path / "wt" / "shared").symlink_to(tmp_path / "shared")  # as /work/wt/shared
+    monkeypatch.setattr(specs, "CORPUS", tmp_path / "wt" / "shared" / "corpus")
+    spec = tmp_path / "wt" / "shared" / "corpus" / "separate" / "spec" / "swagger.yaml"
+    assert specs.ref_roots(spec) == (corpus.resolve() / "separate",)
+    assert specs.ref_roots(tmp_path / "elsewhere.yaml") == ()
+
+
+STREAM_ITEM = {"type": "object", "properties": {"n": {"type": "integer"}}}
+
+
+@pytest.mark.parametrize(
+    ("media", "body"),
+    [
+        ("text/event-stream", 'data: {"n": 1}\n\nevent: message\ndata: {"n": 2}\n\n'),
+        ("application/x-ndjson", '{"n": 1}\n{"n": 2}\n'),
+    ],
+)
+def test_a_streamed_operation_is_called_and_its_items_compared(
+    tmp_path: Path, media: str, body: str
+) -> None:
+    """OpenAI's createSpeech streams: the harness awaited the call, which sends nothing until
+    its items are read, and recorded 'no request sent' (not callable) in both modes."""
+    import asyncio
+
+    from tests.vendor.run import _outcome
+
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(yaml.safe_dump(operation_spec(response=STREAM_ITEM, media=media)))
+    module = import_generated(spec, tmp_path / "out", f"stream_pkg_{media[-5:].replace('-', '_')}")
+    cls = next(getattr(module, n) for n in module.__all__ if n != "ApiError")
+    operation = sk.load_openapi(spec).operation("op")
+    sent: list[httpx.Request] = []
+
+    def api(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return httpx.Response(200, headers={"content-type": media}, content=body.encode())
+
+    async def main() -> tuple[Any, Any]:
+        async with httpx.AsyncClient(transport=httpx.MockTransport(api)) as client:
+            view = next(v for v in sk.plugin_views(cls("http://test", client=client)))
+            assert view.return_parameter.is_streaming and view.native_function is not None
+            return view, await _outcome(view, view.native_function())
+
+    view, items = asyncio.run(main())
+    assert len(sent) == 1 and len(items) == 2
+    response = httpx.Response(200, headers={"content-type": media}, content=body.encode())
+    assert _compare(view, operation, response, items) is None
+    assert _compare(view, operation, response, items[:1]) == (
+        "stream items sent and read differ at /: 2 items against 1"
+    )

@@ -8,7 +8,8 @@ from typing import Any
 
 import sktypes as sk
 from tests.vendor.misreadings import misreading, spec_fault
-from tests.vendor.run import _raw_operation
+from tests.vendor.prism import violations
+from tests.vendor.run import _raw_operation, unread_fault
 
 ONE_OF = "path.id: Request path parameter id must match exactly one schema in oneOf"
 NO_TYPES = "request: No supported content types, but request included a non-empty body"
@@ -147,3 +148,27 @@ def test_a_form_array_without_an_encoding_refused_by_prism_is_prisms(tmp_path: P
     # another member's refusal is no such evidence
     other = "body.Body: Request body property Body must be array"
     assert misreading(operation, spec, raw, {"body": {"Body": "x"}}, [other]) is None
+
+
+def test_prisms_500_to_a_head_is_read_from_its_header() -> None:
+    """Kubernetes' HEAD proxies: Prism checks its own empty HEAD answer against the GET's body.
+
+    The 500's problem document is not there to read (a HEAD answer has no content), so the
+    harness recorded "HTTP 500 instead of a 2xx" as the client's failure, and counted the
+    request accepted; the ``sl-violations`` header says the fault is Prism's answer.
+    """
+    header = (
+        '[{"location":["response"],"severity":"Error","message":"The received media type '
+        '\\"\\" does not match the one specified in the current response: */*"},'
+        '{"location":["response","body"],"severity":"Error","code":"type",'
+        '"message":"Response body must be string"}]'
+    )
+    verdict = violations({"sl-violations": header, "content-type": "application/problem+json"}, b"")
+    assert verdict.server_error is None and verdict.request == []
+    fault = unread_fault("HEAD", 500, verdict)
+    assert fault is not None and "HEAD answer has no content" in fault
+    assert "response.body: Response body must be string" in fault
+    assert unread_fault("GET", 500, verdict) is not None
+    assert unread_fault("HEAD", 200, verdict) is None
+    refused = violations({"sl-violations": header.replace('["response"]', '["request"]')}, b"")
+    assert unread_fault("HEAD", 500, refused) is None  # a refused request stays the client's

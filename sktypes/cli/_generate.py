@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from sktypes._documents import same_bytes
 from sktypes.check._findings import display
 from sktypes.cli._common import (
     exclude_option,
@@ -160,11 +161,7 @@ def _one(
 
 
 def _stale(package: Path, files: dict[str, str]) -> int:
-    stale = [
-        f
-        for f, content in files.items()
-        if not (package / f).is_file() or (package / f).read_bytes() != content.encode()
-    ]
+    stale = [f for f, content in files.items() if not same_bytes(package / f, content.encode())]
     for f in stale:
         click.echo(f"{package / f}:1: differs from a fresh generation")
     return len(stale)

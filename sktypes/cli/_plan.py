@@ -19,12 +19,14 @@ import orjson
 from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
+from sktypes._documents import read_file
 from sktypes.cli._common import fail
 from sktypes.cli._targets import TargetError, load_module, load_object, load_views
 from sktypes.errors import SktypesError
 from sktypes.hydration import hydrate
 from sktypes.introspect import plugin_views
 from sktypes.kernel import Kernel
+from sktypes.limits import DEFAULT_LIMITS
 from sktypes.plan import Plan, PlanRunError, check_plan, run_plan
 from sktypes.views import FunctionView
 
@@ -135,10 +137,10 @@ def read_plan(path: Path) -> Plan:
     A file that is not JSON may be a model's answer (prose, a fenced block): it is read
     with ``sktypes.hydrate`` before giving up with the JSON error.
     """
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        fail(f"{path}: cannot read: {exc.strerror or exc}")
+    try:  # the one loader's reader: never past the byte limit
+        data = read_file(path, str(path), DEFAULT_LIMITS, SktypesError)
+    except SktypesError as exc:
+        fail(str(exc))
     try:
         return Plan.model_validate_json(data)
     except ValidationError as exc:

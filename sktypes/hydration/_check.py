@@ -190,7 +190,7 @@ class SchemaCheck:
         except (Exception, RecursionError) as exc:  # a broken schema or an unresolvable $ref
             return [((), f"the schema cannot be used: {exc}", value)]
         deepest = [_deepest(e) for e in errors]
-        return [(tuple(e.absolute_path), e.message, e.instance) for e in deepest]
+        return [(tuple(e.absolute_path), error_message(e), e.instance) for e in deepest]
 
 
 def _details(errors: Iterable[ValidationError], base: str, members: bool) -> list[ErrorDetail]:
@@ -219,7 +219,7 @@ def _details(errors: Iterable[ValidationError], base: str, members: bool) -> lis
                         seen.add((where, name))
                         out.append(ErrorDetail(join_path(where, str(name)), message))
                 continue
-        out.append(ErrorDetail(path_of(parts, base), error.message, snippet(error.instance)))
+        out.append(ErrorDetail(path_of(parts, base), error_message(error), snippet(error.instance)))
     return out
 
 
@@ -240,16 +240,51 @@ def _deepest(error: ValidationError) -> ValidationError:
     ``items: [{"sku": ""}]`` against ``list[Item] | None`` fails both options; the useful
     report is ``$.items[0].sku`` (from the list option, which got furthest into the value),
     not "not valid under any schema". ``"someday"`` against ``date | None`` fails both at
-    the same place: the option whose type fits says why (``'someday' is not a 'date'``).
+    the same place: the error stays the ``anyOf``, whose message (:func:`error_message`)
+    says what each option wanted.
     """
     while error.context:
         best = max(error.context, key=lambda e: len(e.absolute_path))
         if len(best.absolute_path) > len(error.absolute_path):
             error = best
             continue
-        telling = [e for e in error.context if e.validator != "type"]
-        if len(telling) == 1 and len(telling[0].absolute_path) == len(error.absolute_path):
-            error = telling[0]
-            continue
         break
     return error
+
+
+_UNSTATED = frozenset(
+    {
+        "minLength",
+        "maxLength",
+        "minItems",
+        "maxItems",
+        "minProperties",
+        "maxProperties",
+        "minContains",
+        "maxContains",
+    }
+)
+_OPTIONS_SAID = 4  # option messages an anyOf/oneOf failure lists
+
+
+def error_message(error: ValidationError) -> str:
+    """The message of a validation error, with the limit where jsonschema's does not say it.
+
+    ``'abc…' is too long`` becomes ``'abc…' is too long (maxLength: 80)``, and a value no
+    option of an ``anyOf``/``oneOf`` admits says what each option refused: a model shown a
+    compact manual (or only a name) learns the constraint it broke, stated in full.
+    """
+    message: str = error.message
+    if error.validator in _UNSTATED and str(error.validator_value) not in message:
+        message = f"{message} ({error.validator}: {error.validator_value})"
+    elif error.validator in ("anyOf", "oneOf") and error.context:
+        # "is not valid under any of the given schemas" names no option: say what each
+        # refused (a model shown only a name learns that the value must be a date, or null)
+        said = list(dict.fromkeys(_cut(error_message(e)) for e in error.context))
+        more = f"; and {len(said) - _OPTIONS_SAID} more" if len(said) > _OPTIONS_SAID else ""
+        message = f"{message}: {'; '.join(said[:_OPTIONS_SAID])}{more}"
+    return message
+
+
+def _cut(message: str, limit: int = 200) -> str:
+    return message if len(message) <= limit else message[: limit - 3] + "..."

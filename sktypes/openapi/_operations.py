@@ -100,7 +100,7 @@ class OperationBuilder:
             body = request_body(ctx, op["requestBody"], op_place.child("requestBody"))
         else:
             body = None
-        responses = self._responses(op, op_place)
+        responses = self._responses(op, op_place, method)
         ret = _success(responses)
         view_params = [_param_view(p) for p in params]
         taken = {p.argument for p in params}
@@ -196,14 +196,29 @@ class OperationBuilder:
         return request, [view]
 
     # -- responses -----------------------------------------------------------------------
-    def _responses(self, op: dict[str, Any], op_place: Place) -> list[OperationResponse]:
-        """Every declared response, in spec order (a broken one has no body: warned about)."""
+    def _responses(
+        self, op: dict[str, Any], op_place: Place, method: str
+    ) -> list[OperationResponse]:
+        """Every declared response, in spec order (a broken one has no body: warned about).
+
+        A HEAD answer has no content (RFC 9110, 9.3.2): a body declared for it (Kubernetes
+        declares its HEAD proxies with the GET's answer) is the representation a GET would
+        send, so it is named in a warning and the response is read as having none.
+        """
         responses = op.get("responses")
         if not isinstance(responses, dict):
             return []
         out: list[OperationResponse] = []
         for code in responses:
-            out.append(self._response(op, op_place, str(code), responses[code]))
+            response = self._response(op, op_place, str(code), responses[code])
+            if method.lower() == "head" and response.content_types:
+                self._warn(
+                    "a HEAD answer has no content (RFC 9110, 9.3.2): the declared "
+                    f"{', '.join(response.content_types)} body is not read; the call returns None",
+                    op_place.child("responses", str(code)),
+                )
+                response = OperationResponse(response.status, response.description)
+            out.append(response)
         return out
 
     def _response(

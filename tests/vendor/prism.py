@@ -103,6 +103,9 @@ def prism(spec: Path, *, dynamic: bool, seed: int = 1, timeout: float = 300.0) -
         fatal = [line.split("fatal", 1)[1].strip() for line in lines if "✖  fatal" in line]
         said = fatal[:1] or lines[-5:]  # Prism's own fatal line, else its last words
         text = " | ".join(said).replace(f"{ROOT}/", "")
+        if process.returncode is not None and process.returncode < 0 and not fatal:
+            # still starting when the wait ended: terminated by us, not exited on its own
+            text = f"not listening after {timeout:.0f} s, still starting ({text})"
         raise RuntimeError(f"prism did not start on {spec.name}: {text}")
 
 

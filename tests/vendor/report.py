@@ -33,7 +33,8 @@ def render(results: dict[str, SpecResult]) -> str:
         imports = "yes" if r.importable else f"**no**: {r.cause}"
         mypy = "-" if r.mypy_errors is None else str(r.mypy_errors)
         cells = [_cell(r, m) for m in ("static", "dynamic")]
-        row = [key, r.version, str(r.operations), imports, mypy, *cells]
+        operations = f"{r.operations} ({r.streamed} streamed)" if r.streamed else str(r.operations)
+        row = [key, r.version, operations, imports, mypy, *cells]
         lines.append("| " + " | ".join(row) + " |")
     lines.append("")
     for key, r in sorted(results.items()):

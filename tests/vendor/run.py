@@ -40,7 +40,7 @@ from typing import Any
 import httpx
 import jsonschema
 import yaml
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 from referencing.exceptions import Unresolvable
 
 import sktypes as sk
@@ -49,9 +49,10 @@ from tests.instances import first_difference
 from tests.roundtrip import oracle
 from tests.vendor.arguments import Unsatisfiable, arguments, operation_examples
 from tests.vendor.misreadings import misreading, spec_fault
-from tests.vendor.prism import Prism, prism, violations
+from tests.vendor.prism import Prism, Verdict, prism, violations
+from tests.vendor.specs import ref_roots
 
-__all__ = ["Failure", "ModeResult", "SpecResult", "run_spec"]
+__all__ = ["Failure", "ModeResult", "SpecResult", "run_spec", "unread_fault"]
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -106,6 +107,8 @@ class SpecResult:
     """Why the package was not generated or imported."""
     modes: dict[str, ModeResult] = field(default_factory=dict)
     seconds: float = 0.0
+    streamed: int = 0
+    """Operations whose answer streams (run like the others, their items read to the end)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -177,13 +180,15 @@ def run_spec(
     raw = load_raw(path)
     result.version = str(raw.get("openapi") or raw.get("swagger") or "")
     package = _package_name(key)
+    roots = ref_roots(path)
     generate = subprocess.run(
-        [str(BIN / "sktypes"), "generate", str(path), "-o", str(work), "--name", package, "-q"],
+        [str(BIN / "sktypes"), "generate", str(path), "-o", str(work), "--name", package, "-q"]
+        + [arg for root in roots for arg in ("--ref-root", str(root))],
         capture_output=True,
         text=True,
     )
     result.warnings = sum(1 for line in generate.stderr.splitlines() if line.startswith("warning"))
-    loaded = sk.load_openapi(path, validate=False)
+    loaded = sk.load_openapi(path, validate=False, ref_roots=roots)
     names = [view.name for view in loaded.views]
     result.operations = max(len(names), _count_operations(raw))
     if generate.returncode != 0:
@@ -206,6 +211,7 @@ def run_spec(
         result.mypy_errors = _mypy(work / package)
         say(f"{key}: mypy --strict: {result.mypy_errors} errors")
     cls = next(getattr(module, n) for n in module.__all__ if n != "ApiError")
+    result.streamed = sum(1 for view in loaded.views if view.return_parameter.is_streaming)
     chosen = names
     if sample is not None and sample < len(names):
         chosen = sorted(random.Random(f"{seed}:{key}").sample(names, sample), key=names.index)
@@ -349,7 +355,7 @@ async def _call(
     result: Any = None
     error: BaseException | None = None
     try:
-        result = await view.native_function(**native)
+        result = await _outcome(view, view.native_function(**native))
     except Exception as exc:  # judged below by what reached the server
         error = exc
     if not sent:
@@ -377,6 +383,9 @@ async def _call(
     unanswerable = (verdict.server_error or "").startswith("NO_RESPONSE_RESPONSE_DEFINED")
     if verdict.server_error and not (unanswerable and operation.success_status is None):
         return Failure(name, "accepted", _one_line(f"HTTP {status}: {verdict.server_error}"), True)
+    unread = unread_fault(response.request.method, status, verdict)
+    if unread is not None:
+        return Failure(name, "accepted", _one_line(f"HTTP {status}: {unread}"), True)
     # the spec declares no response at all: Prism validated the request (an invalid one is
     # answered 422 before a response is looked for) and has nothing to answer with
     out.accepted += 1
@@ -404,6 +413,34 @@ async def _call(
         return Failure(name, "parsed", _one_line(problem + server_note), bool(broken))
     out.parsed += 1
     return None
+
+
+async def _outcome(view: sk.FunctionView, called: Any) -> Any:
+    """What a call returns; a streamed answer's items read to the end (the request is sent
+    when the iteration starts)."""
+    result = await called if inspect.isawaitable(called) else called
+    if view.return_parameter.is_streaming:
+        return [item async for item in result]
+    return result
+
+
+def unread_fault(method: str, status: int, verdict: Verdict) -> str | None:
+    """Prism's fault with its own answer when the problem document cannot be read.
+
+    An answer to HEAD has no content (RFC 9110, 9.3.2), so Prism's 500 problem document is
+    not there to read; its ``sl-violations`` header still says what it found wrong with its
+    own answer. Prism checks the empty body it sends a HEAD against the body the spec
+    declares (Kubernetes' HEAD proxies: ``Response body must be string``), and refuses it.
+    """
+    if status < 500 or verdict.request or not verdict.answer:
+        return None
+    said = "; ".join(verdict.answer[:2])
+    if method.upper() == "HEAD":
+        return (
+            "Prism checked the empty body of its own HEAD answer against the declared body "
+            f"(a HEAD answer has no content, RFC 9110 9.3.2): {said}"
+        )
+    return f"VIOLATIONS of its own answer (sl-violations): {said}"
 
 
 def _breaks_schema(view: sk.FunctionView, response: httpx.Response) -> list[str]:
@@ -447,6 +484,8 @@ def _compare(
     """``None`` when ``result`` is the body Prism sent, else what differs."""
     ctype = response.headers.get("content-type", "").split(";")[0].strip().lower()
     body = response.content
+    if view.return_parameter.is_streaming:
+        return _compare_stream(view, operation, response, result)
     if not body:
         return (
             None
@@ -475,3 +514,45 @@ def _compare(
     if isinstance(result, str):
         return None if result == response.text else f"text differs from the {ctype} body"
     return f"a {ctype} body came back as {type(result).__name__}"
+
+
+def _compare_stream(
+    view: sk.FunctionView, operation: Operation, response: httpx.Response, items: Any
+) -> str | None:
+    """``None`` when the items read are the stream Prism sent, else what differs.
+
+    The body is split here on its own terms (server-sent events at blank lines, their
+    ``data:`` lines joined; JSON lines and JSON text sequences at line ends), each item's
+    data read as JSON where it parses, and compared with the items dumped back (an event's
+    ``data``).
+    """
+    fmt = operation.stream.format if operation.stream is not None else None
+    text = response.text.replace("\r\n", "\n").replace("\r", "\n")
+    if fmt == "sse":
+        events = [block.split("\n") for block in text.split("\n\n")]
+        raw = [
+            "\n".join(line[5:].removeprefix(" ") for line in lines if line.startswith("data:"))
+            for lines in events
+            if any(line.startswith("data:") for line in lines)
+        ]
+    else:
+        raw = [line.strip("\x1e").strip() for line in text.split("\n")]
+        raw = [line for line in raw if line]
+    sent: list[Any] = []
+    for data in raw:
+        try:
+            sent.append(json.loads(data))
+        except ValueError:
+            sent.append(data)
+    if not isinstance(items, list):
+        return f"a stream came back as {type(items).__name__}"
+    got = [
+        item.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        if isinstance(item, BaseModel)
+        else item
+        for item in items
+    ]
+    if fmt == "sse":
+        got = [g.get("data") if isinstance(g, Mapping) else g for g in got]
+    where = first_difference(sent, got)
+    return None if where is None else f"stream items sent and read differ at {where}"

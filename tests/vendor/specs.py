@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from tests.corpus_util import corpus_specs
+from tests.corpus_util import CORPUS, corpus_specs
 
-__all__ = ["CACHE", "VENDOR_SPECS", "VendorSpec", "all_specs", "spec_path"]
+__all__ = ["CACHE", "VENDOR_SPECS", "VendorSpec", "all_specs", "ref_roots", "spec_path"]
 
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("SKTYPES_SPEC_CACHE") or ROOT / ".cache" / "specs")
@@ -172,6 +172,21 @@ def all_specs() -> dict[str, Path | None]:
     for key, path in corpus_specs(valid_only=False):
         out[f"corpus-{key}"] = path
     return out
+
+
+def ref_roots(path: Path) -> tuple[Path, ...]:
+    """The directories the $refs of a spec may read besides its own (``--ref-root``).
+
+    A corpus entry is one directory as its project ships it: the OAI's petstore-separate
+    keeps its spec in ``spec/`` and refers to ``../common/Error.yaml``, outside the spec's
+    directory, which sktypes refuses unless told (issue 23). A user runs it with the
+    entry's directory as a ref root; so does the harness. Vendor specs are single files.
+    """
+    corpus = CORPUS.resolve()
+    where = path.resolve()
+    if not where.is_relative_to(corpus) or len(where.relative_to(corpus).parts) < 2:
+        return ()
+    return (corpus / where.relative_to(corpus).parts[0],)
 
 
 def _sha256(path: Path) -> str:

@@ -33,6 +33,7 @@ from sktypes.schema import (
     inline_refs,
     parse,
 )
+from sktypes.schema._detail import compact_schema, full_schema
 from sktypes.views import FunctionView
 
 __all__ = [
@@ -195,7 +196,9 @@ def _kind_of(value: Any) -> str:
     return "object" if isinstance(value, Mapping) else "other"
 
 
-def output_schema(schema: JsonDocument, *, wrap: bool, modern: bool) -> dict[str, Any]:
+def output_schema(
+    schema: JsonDocument, *, wrap: bool, modern: bool, detail: str = "full"
+) -> dict[str, Any]:
     """The ``outputSchema`` of a result with ``schema``: the declared shape at the root.
 
     ``wrap``: the result travels as ``{"result": value}`` (clients that take only object
@@ -206,9 +209,11 @@ def output_schema(schema: JsonDocument, *, wrap: bool, modern: bool) -> dict[str
     a ``$ref`` says it there too (the same values are admitted). A root that is only a
     reference to a definition (a recursive model) is that definition, written at the root
     (its ``properties`` are where clients look for them; the definitions stay for the
-    recursion).
+    recursion). ``detail``: ``compact`` writes the schema as a compact manual does (shape
+    and constraints, no descriptions).
     """
-    body: dict[str, Any] = _root_in_place(tool_schema(schema.to_python()))
+    shape = compact_schema(schema, result=True) if detail == "compact" else full_schema(schema)
+    body: dict[str, Any] = _root_in_place(tool_schema(shape))
     if not wrap:
         if not modern and "type" not in body:
             body = {"type": "object", **body}

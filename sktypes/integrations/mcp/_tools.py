@@ -52,6 +52,7 @@ from sktypes.errors import (
     SktypesError,
     arguments_header,
 )
+from sktypes.integrations.mcp._errors import api_error_text
 from sktypes.integrations.mcp._schemas import (
     DriftMode,
     admits_anything,
@@ -66,6 +67,7 @@ from sktypes.integrations.mcp._schemas import (
 )
 from sktypes.jsondoc import JsonDocument
 from sktypes.manual import NameTable, provider_name
+from sktypes.manual._shown import DETAILS, shown
 from sktypes.remote import ApiError, redact
 from sktypes.remote._secrets import redact_value
 from sktypes.validate import value_problems
@@ -246,6 +248,9 @@ class ToolSet:
             than one plugin (the server's name says which plugin a lone one is). Names are
             cleaned and made unique as in the manual. Calls accept either form of a name
             that is not ambiguous.
+        detail: how much each tool says (``full``, ``compact``, ``names``: the levels of
+            :func:`sktypes.functions_manual`); calls are checked against the full view and
+            results against the full return schema at every level.
     """
 
     def __init__(
@@ -254,8 +259,14 @@ class ToolSet:
         *,
         drift: DriftMode = "warn",
         qualified: bool | None = None,
+        detail: str = "full",
     ) -> None:
         self.drift: DriftMode = drift
+        if detail not in DETAILS:
+            raise SktypesError(
+                f"unknown detail level {detail!r}; choose one of {', '.join(DETAILS)}"
+            )
+        self.detail = detail
         self.warnings: list[str] = []
         if qualified is None:
             qualified = len({s.view.plugin_name for s in served}) > 1
@@ -297,17 +308,19 @@ class ToolSet:
 
     def _tool(self, entry: _Entry, *, modern: bool) -> types.Tool:
         view = entry.served.view
+        seen = shown(view, self.detail)
         meta = None
         output = None
         if entry.schema is not None:
             wrap = entry.wrap_modern if modern else entry.wrap_legacy
-            output = output_schema(entry.schema, wrap=wrap, modern=modern)
+            if not seen.deferred:
+                output = output_schema(entry.schema, wrap=wrap, modern=modern, detail=self.detail)
             if wrap:
                 meta = {WRAPPED_META: True}
         return types.Tool(
             name=entry.name,
-            description=view.description or None,
-            input_schema=tool_schema(view.parameters_schema),
+            description=seen.description or None,
+            input_schema=tool_schema(seen.parameters),
             output_schema=output,
             annotations=annotations_for(entry.served.method),
             _meta=meta,
@@ -433,29 +446,6 @@ class ToolSet:
         if entry.schema is not None and entry.binary is None and not admits_anything(entry.schema):
             found.append(ErrorDetail("$", f"expected JSON, got bytes ({value.media_type})"))
         return self._result(entry, value.base64, modern, found, value.block(entry.name))
-
-
-_ERROR_BODY = 4000  # characters of an error body a model is shown
-
-
-def api_error_text(tool: str, error: ApiError) -> str:
-    """What a model reads of an API's error answer: the status, what it is, the body.
-
-    The body is the one the operation declares for that status when :attr:`ApiError.parsed`
-    is set (it validated), so the model reads a typed error it can act on.
-    """
-    if error.parsed is not None and error.declared is not None:
-        what = f"its declared {error.declared} response"
-    else:
-        what = "a response the API does not declare for it"
-    head = f"{tool} failed: the API answered HTTP {error.status_code} ({what})"
-    if not error.body:
-        return redact(head + ", with no body.")
-    body = error.body
-    if len(body) > _ERROR_BODY:
-        body = body[:_ERROR_BODY] + f"... ({len(error.body) - _ERROR_BODY} more characters)"
-    kind = error.media_type or "no Content-Type"
-    return redact(f"{head}. Body ({kind}):\n{body}")
 
 
 def _modern(version: str) -> bool:
