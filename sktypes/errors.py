@@ -8,8 +8,8 @@ message names the place: the file (when there is one) and a line, a JSON pointer
     ├── IntrospectionError   a callable or type that cannot become a view / schema
     ├── SchemaError          a schema that cannot be expressed in a dialect
     ├── ManualError          a tool list / functions manual that cannot be read
-    ├── ArgumentsError       arguments that do not satisfy a function view
     ├── HydrationError       LLM output that cannot become the target value
+    │   └── ArgumentsError   arguments that do not satisfy a function view's contract
     ├── OpenApiError         a spec that cannot be loaded
     ├── GenerationError      code generation failed (nothing was written)
     ├── TemplateError        a prompt template that cannot be parsed or rendered
@@ -22,7 +22,10 @@ message names the place: the file (when there is one) and a line, a JSON pointer
     └── PlanError            a plan that cannot be read or run
 
 :class:`ArgumentsError` and :class:`HydrationError` carry every problem found, not only
-the first, as :class:`ErrorDetail` values.
+the first, as :class:`ErrorDetail` values. Arguments are model output too: every door into a
+function (the kernel, ``validate_arguments``, ``hydrate(view, ...)``, the integrations, the
+MCP server) refuses them with the one :class:`ArgumentsError` its argument contract raises, so
+``except HydrationError`` catches a refused call wherever it came from.
 """
 
 from __future__ import annotations
@@ -151,7 +154,7 @@ class _DetailedError(SktypesError):
         size = len(lines[0])
         shown = 0
         for e in self.errors[:limit]:
-            got = f" (got {e.input})" if e.input else ""
+            got = f" (got {e.input})" if _shows_more(e) else ""
             line = _line(f"- at {e.path}: {e.message}{got}")
             if size + 1 + len(line) > max_chars - 40:  # leave room for the count line
                 break
@@ -161,6 +164,19 @@ class _DetailedError(SktypesError):
         if self.total > shown:
             lines.append(f"- … and {self.total - shown} more")
         return "\n".join(lines)
+
+
+def _shows_more(detail: ErrorDetail) -> bool:
+    """Whether the offending input adds to the message (not when the message opens with it)."""
+    shown = detail.input
+    if not shown:
+        return False
+    return not (detail.message.startswith(shown) or detail.message.startswith(repr(shown)))
+
+
+def arguments_header(function: str) -> str:
+    """The first line of the text a model reads when its arguments for ``function`` were refused."""
+    return f"The arguments for {function} could not be used. Fix these problems and call it again:"
 
 
 class IntrospectionError(SktypesError):
@@ -175,12 +191,40 @@ class ManualError(SktypesError):
     """A tool list or functions manual cannot be read."""
 
 
-class ArgumentsError(_DetailedError):
-    """Arguments do not satisfy a function view; ``.errors`` lists every violation."""
-
-
 class HydrationError(_DetailedError):
     """LLM output cannot be turned into the target value; ``.errors`` lists every problem."""
+
+
+class ArgumentsError(HydrationError):
+    """Arguments do not satisfy a function view's contract; ``.errors`` lists every violation.
+
+    Raised by the view's argument contract (:class:`sktypes.hydration.ArgumentContract`),
+    whichever door the call came through. ``function`` names the function (``Plugin.f``);
+    ``for_llm()`` then opens with :func:`arguments_header`.
+    """
+
+    def __init__(
+        self,
+        errors: Iterable[ErrorDetail],
+        *,
+        summary: str | None = None,
+        file: str | None = None,
+        total: int | None = None,
+        function: str | None = None,
+    ) -> None:
+        self.function = function
+        super().__init__(errors, summary=summary, file=file, total=total)
+
+    def for_llm(
+        self, limit: int = 10, *, header: str | None = None, max_chars: int = _LLM_CHARS
+    ) -> str:
+        """The text a model corrects its call from (see :meth:`HydrationError.for_llm`).
+
+        Without ``header``, the first line names the function (:func:`arguments_header`).
+        """
+        if header is None and self.function is not None:
+            header = arguments_header(self.function)
+        return super().for_llm(limit, header=header, max_chars=max_chars)
 
 
 class OpenApiError(SktypesError):

@@ -244,24 +244,24 @@ def basic_auth(username: str | None, password: str | None) -> str:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Binding:
-    """How one view maps onto a generated method.
+    """One function of a generated plugin: its view and the method it is bound to.
 
     Attributes:
+        view: the function's view (as ``load_openapi`` builds it for the operation).
         method: the method's attribute name on the plugin class.
         arguments: view parameter name → Python argument name, where they differ.
         features: how the call pages or streams, as recognised from the spec
             (``{"pagination": {...}}``, ``{"stream": {...}}``; view parameter names).
     """
 
+    view: FunctionView
     method: str
     arguments: Mapping[str, str] = dataclasses.field(default_factory=dict)
     features: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
 
-def dump_views(
-    plugin_name: str, views: list[FunctionView], bindings: list[Binding], *, indent: bool = False
-) -> str:
-    """Serialize ``views`` with their bindings, every shared ``$defs`` entry written once.
+def dump_views(plugin_name: str, bindings: list[Binding], *, indent: bool = False) -> str:
+    """Serialize the bindings' views and methods, every shared ``$defs`` entry written once.
 
     Each schema's ``$defs`` object is replaced by the list of its names; the definitions go
     to one top-level ``defs`` object. The schemas are written from their frozen values,
@@ -269,7 +269,8 @@ def dump_views(
     """
     defs: dict[str, Any] = {}
     functions = []
-    for view, binding in zip(views, bindings, strict=True):
+    for binding in bindings:
+        view = binding.view
         params = [dataclasses.replace(p, schema=None, type=p.type) for p in view.parameters]
         ret = view.return_parameter
         bare = dataclasses.replace(
@@ -330,8 +331,8 @@ _FEATURES = ("pagination", "stream")
 """What a views file records per function besides its view and binding."""
 
 
-def load_views(text: str | bytes) -> tuple[list[FunctionView], list[Binding]]:
-    """Read :func:`dump_views` output: the views (no native types yet) and their bindings.
+def load_views(text: str | bytes) -> list[Binding]:
+    """Read :func:`dump_views` output: each view (no native types yet) with its method.
 
     Every definition is frozen once and shared by the schemas that use it.
 
@@ -345,7 +346,6 @@ def load_views(text: str | bytes) -> tuple[list[FunctionView], list[Binding]]:
     if not isinstance(document, dict) or document.get("format") != VIEWS_FORMAT:
         raise SktypesError(f"not a views file of format {VIEWS_FORMAT!r}")
     frozen = {name: freeze(sub) for name, sub in document.get("defs", {}).items()}
-    views: list[FunctionView] = []
     bindings: list[Binding] = []
     for entry in document.get("functions", ()):
         data = entry["view"]
@@ -354,10 +354,10 @@ def load_views(text: str | bytes) -> tuple[list[FunctionView], list[Binding]]:
             if isinstance(schema, dict) and isinstance(schema.get("$defs"), list):
                 pairs = [(n, n) if isinstance(n, str) else n for n in schema["$defs"]]
                 schema["$defs"] = FrozenDict({n: frozen[key] for n, key in pairs})
-        views.append(FunctionView.from_dict(data))
+        view = FunctionView.from_dict(data)
         features = {k: entry[k] for k in _FEATURES if k in entry}
-        bindings.append(Binding(entry["method"], entry.get("arguments") or {}, features))
-    return views, bindings
+        bindings.append(Binding(view, entry["method"], entry.get("arguments") or {}, features))
+    return bindings
 
 
 class PackageViews:
@@ -379,13 +379,13 @@ class PackageViews:
         self._package = package
         self._resource = resource
         self._lock = threading.Lock()
-        self._loaded: tuple[list[FunctionView], list[Binding]] | None = None
+        self._loaded: list[Binding] | None = None
         self._typed: dict[type, list[_Typed]] = {}
 
     def __get__(self, instance: object, owner: type) -> Callable[[], list[FunctionView]]:
         return functools.partial(self._views, instance, owner)
 
-    def _load(self) -> tuple[list[FunctionView], list[Binding]]:
+    def _load(self) -> list[Binding]:
         if self._loaded is None:
             with self._lock:
                 if self._loaded is None:
@@ -398,16 +398,15 @@ class PackageViews:
 
         What the runtime checks a response against for drift (:mod:`sktypes.remote`).
         """
-        for view in self._load()[0]:
-            if view.name == name:
-                return view.return_parameter.schema
+        for binding in self._load():
+            if binding.view.name == name:
+                return binding.view.return_parameter.schema
         return None
 
     def _typed_views(self, owner: type) -> list[_Typed]:
         found = self._typed.get(owner)
         if found is None:
-            views, bindings = self._load()
-            found = [_typed(view, b, owner) for view, b in zip(views, bindings, strict=True)]
+            found = [_typed(binding, owner) for binding in self._load()]
             self._typed[owner] = found
         return found
 
@@ -430,8 +429,9 @@ class _Typed:
     absent_if_none: frozenset[str]
 
 
-def _typed(view: FunctionView, binding: Binding, owner: type) -> _Typed:
-    """``view`` with the native types of the method's annotations."""
+def _typed(binding: Binding, owner: type) -> _Typed:
+    """The binding's view with the native types of its method's annotations."""
+    view = binding.view
     method = getattr(owner, binding.method)
     hints = typing.get_type_hints(method, include_extras=True)
     params = []

@@ -179,29 +179,6 @@ def _signature(fn: Callable[..., Any]) -> inspect.Signature:
 
 # function -> {(owner, plugin_name): view}; weak, so functions made per request are freed
 _VIEWS: WeakCache[Callable[..., Any], dict[tuple[Any, ...], FunctionView]] = WeakCache()
-# the parameter tuples the introspector built (bounded): see is_introspected
-_BUILT: IdentityCache[tuple[ParameterView, ...], bool] = IdentityCache()
-
-
-def is_introspected(view: FunctionView) -> bool:
-    """Whether ``view``'s parameters are the ones :func:`function_view` built from types.
-
-    Such parameters say nothing their native types do not (each schema was derived from
-    its type), so hydrating them checks everything. The answer comes from what the
-    introspector remembers building (no introspection for a view built at registration);
-    parameters it does not remember (forgotten, or edited and rebuilt) are compared with
-    a fresh introspection of the view's native function, when it has one.
-    """
-    if _BUILT.get(view.parameters):
-        return True
-    native = view.native_function
-    if native is None:
-        return False
-    try:
-        introspected = function_view(native).parameters
-    except Exception:  # not introspectable any more: the schemas are what counts
-        return False
-    return introspected is view.parameters or introspected == view.parameters
 
 
 def function_view(fn: Callable[..., Any], plugin_name: str | None = None) -> FunctionView:
@@ -234,7 +211,6 @@ def function_view(fn: Callable[..., Any], plugin_name: str | None = None) -> Fun
     if cached is None:
         target = _target(fn)
         built = _build(target, plugin_name if plugin_name is not None else target.default_plugin)
-        _BUILT.put(built.parameters, True)
         cached = dataclasses.replace(built, native_function=fn)
         if key is not None:
             slot = _VIEWS.get(key[0]) or _VIEWS.put(key[0], {})
@@ -423,6 +399,29 @@ def _parameter(param: inspect.Parameter, hint: Any, doc: str | None, where: str)
         native_type=hint,
         schema=schema,
     )
+
+
+def native_schema(parameter: ParameterView) -> JsonDocument | None:
+    """The schema :func:`function_view` gives a parameter of this native type and default.
+
+    ``None`` when the parameter has no native type or its type has no schema. A parameter
+    whose ``schema`` equals this says nothing its native type does not: validating the
+    native type checks all of it (the argument contract compiles to one pass then).
+    """
+    if parameter.native_type is None:
+        return None
+    meta = _split(parameter.native_type, inspect.Parameter.empty)
+    try:
+        base = type_schema(meta.base)
+    except IntrospectionError:
+        return None
+    if parameter.is_required:
+        return base
+    try:
+        jsonable = to_jsonable_python(parameter.default_value)
+    except Exception:  # a default with no JSON form stays out of the schema
+        return base
+    return JsonDocument({**base.value, "default": jsonable})
 
 
 _AWAITABLES = {collections.abc.Awaitable, collections.abc.Coroutine}

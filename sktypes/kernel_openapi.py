@@ -1,4 +1,4 @@
-"""Kernel functions for the operations of an ``OpenApiPlugin``, called through ``sktypes.remote``.
+"""The HTTP calls of an ``OpenApiPlugin``'s operations, through ``sktypes.remote``.
 
 Each operation's ``Operation`` info (method, path, parameter locations and styles, body
 media types, declared responses, security) turns the model's JSON arguments into a
@@ -12,6 +12,10 @@ other (an image, a PDF). Any other status raises :class:`~sktypes.remote.ApiErro
 :class:`KernelError`) naming the operation, with ``.parsed`` the body when it is what the
 operation declares for that status; :meth:`FunctionCallContent.invoke` turns it into an
 error result the model can read.
+
+:func:`operation_callers` makes the calls; the kernel makes each the invoker of its
+operation's view (:func:`sktypes.kernel.openapi_plugin`). This module does not import the
+kernel: the kernel calls down into it.
 """
 
 from __future__ import annotations
@@ -22,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from sktypes.errors import KernelError
-from sktypes.kernel._function import KernelFunction, KernelPlugin
 from sktypes.remote import (
     RAW,
     ApiClient,
@@ -37,30 +40,33 @@ from sktypes.remote._pages import pages_of, walk_pages
 
 if TYPE_CHECKING:
     from sktypes.auth import SecurityCredentials
-    from sktypes.openapi import Operation
-    from sktypes.views import FunctionView
+    from sktypes.kernel import KernelFunction
+    from sktypes.openapi import OpenApiPlugin, Operation
 
-__all__ = ["is_text", "openapi_functions", "openapi_pages", "openapi_plugin", "openapi_stream"]
+__all__ = ["OperationCaller", "is_text", "openapi_pages", "openapi_stream", "operation_callers"]
 
 DEFAULT_TIMEOUT = 30.0
 
 
-def openapi_plugin(
-    plugin: Any,
+def operation_callers(
+    plugin: OpenApiPlugin,
     *,
-    name: str | None = None,
     server_url: str | None = None,
     client: httpx.AsyncClient | None = None,
     headers: Mapping[str, str] | None = None,
     credentials: SecurityCredentials | None = None,
     retries: int | Retry = 2,
     strict: bool = False,
-) -> KernelPlugin:
-    """A :class:`KernelPlugin` whose functions call ``plugin``'s operations.
+) -> list[OperationCaller]:
+    """The HTTP call of each of ``plugin``'s operations, in order (one client per server).
+
+    Each caller takes JSON arguments keyed by view parameter (what the operation view's
+    argument contract lets through) and returns the response's value; its ``operation``
+    owns the view. The kernel makes each the invoker of its operation's view
+    (:func:`sktypes.kernel.openapi_plugin`, ``Kernel.add_plugin``).
 
     Args:
         plugin: an ``sktypes.openapi.OpenApiPlugin``.
-        name: the plugin name (defaults to the spec's).
         server_url: the base URL (defaults to the operation's, then the spec's first server).
         client: the httpx client to send with (e.g. with auth or a mock transport); a
             short-lived client per call otherwise.
@@ -71,33 +77,9 @@ def openapi_plugin(
         retries: retries of idempotent requests (an int or a :class:`sktypes.remote.Retry`).
         strict: a response that breaks its declared schema raises instead of warning.
     """
-    functions, default_name = openapi_functions(
-        plugin,
-        server_url=server_url,
-        client=client,
-        headers=headers,
-        credentials=credentials,
-        retries=retries,
-        strict=strict,
-    )
-    return KernelPlugin(name or default_name, functions, getattr(plugin, "title", "") or "")
-
-
-def openapi_functions(
-    plugin: Any,
-    *,
-    server_url: str | None = None,
-    client: httpx.AsyncClient | None = None,
-    headers: Mapping[str, str] | None = None,
-    credentials: SecurityCredentials | None = None,
-    retries: int | Retry = 2,
-    strict: bool = False,
-) -> tuple[list[KernelFunction], str]:
-    """One kernel function per operation of ``plugin``, and the plugin's name."""
-    functions = []
+    callers = []
     clients: dict[str, ApiClient] = {}
-    for view in plugin.views:
-        operation = plugin.operation(view.name)
+    for operation in plugin.operations:
         base = (server_url or (operation.servers or plugin.servers or ("",))[0]).rstrip("/")
         api = clients.get(base)
         if api is None:
@@ -110,8 +92,8 @@ def openapi_functions(
                 strict=strict,
                 headers=headers,
             )
-        functions.append(KernelFunction(view, _Caller(operation, view, api), hydrate=False))
-    return functions, str(plugin.name)
+        callers.append(OperationCaller(operation, api))
+    return callers
 
 
 def openapi_pages(
@@ -119,8 +101,8 @@ def openapi_pages(
 ) -> AsyncIterator[Any]:
     """The items of every page of a paginated operation's kernel function, as JSON data.
 
-    ``function`` is one of :func:`openapi_functions` (or of a kernel the spec was added
-    to); ``arguments`` are its JSON arguments for the first page (the walk changes the
+    ``function`` is one of :func:`sktypes.kernel.openapi_plugin`'s (or of a kernel the spec
+    was added to); ``arguments`` are its JSON arguments for the first page (the walk changes the
     cursor, offset or page argument, or follows the next page's URL). Every page is sent
     like a call of the function (same server, client, headers and credentials).
 
@@ -129,7 +111,7 @@ def openapi_pages(
         RemoteResponseError: a page cannot be read as the pagination says.
     """
     caller = function.invoker
-    if not isinstance(caller, _Caller) or caller.operation.pagination is None:
+    if not isinstance(caller, OperationCaller) or caller.operation.pagination is None:
         raise KernelError("is not a paginated OpenAPI operation", where=function.name)
     return caller.pages(dict(arguments), max_pages)
 
@@ -148,17 +130,17 @@ def openapi_stream(function: KernelFunction, arguments: Mapping[str, Any]) -> As
         RemoteResponseError: the stream broke off.
     """
     caller = function.invoker
-    if not isinstance(caller, _Caller) or caller.operation.stream is None:
+    if not isinstance(caller, OperationCaller) or caller.operation.stream is None:
         raise KernelError("is not a streamed OpenAPI operation", where=function.name)
     return caller.stream(dict(arguments))
 
 
-class _Caller:
-    """Sends one operation's request for a dict of JSON arguments."""
+class OperationCaller:
+    """Sends one operation's request for a dict of JSON arguments (the operation owns its view)."""
 
-    def __init__(self, operation: Operation, view: FunctionView, api: ApiClient) -> None:
+    def __init__(self, operation: Operation, api: ApiClient) -> None:
         self.operation = operation
-        self.schema = view.return_parameter.schema
+        self.schema = operation.view.return_parameter.schema
         self.api = api
         self.base = api._base_for(None)
         headers = [p.name for p in operation.parameters if p.location == "header"]
@@ -176,6 +158,7 @@ class _Caller:
         self.accept = tuple(media)
 
     async def __call__(self, arguments: dict[str, Any]) -> Any:
+        """The response's value for ``arguments`` (a streamed operation: its items)."""
         if self.operation.stream is not None:
             return self.stream(arguments)
         request = self.request(arguments)

@@ -13,16 +13,16 @@ Each parameter schema is self-contained: shared definitions sit under its own
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic_core import to_jsonable_python
 
-from sktypes._identity import IdentityCache
+from sktypes._arguments_schema import parameters_document
 from sktypes.errors import SktypesError, snippet
-from sktypes.jsondoc import JsonDocument, thaw
-from sktypes.schema._nodes import (
+from sktypes.jsondoc import JsonDocument
+from sktypes.schema import (
     AnyNode,
     ArrayNode,
     BooleanNode,
@@ -38,7 +38,8 @@ from sktypes.schema._nodes import (
     StringNode,
     UnionNode,
 )
-from sktypes.schema._walk import rename_refs
+
+T = TypeVar("T")
 
 __all__ = [
     "FunctionView",
@@ -335,6 +336,7 @@ class FunctionView:
     accepts_extra: bool = False
     native_function: Callable[..., Any] | None = field(default=None, compare=False, repr=False)
     _hash: int | None = field(default=None, init=False, compare=False, repr=False)
+    _derived: dict[Any, Any] | None = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "parameters", tuple(self.parameters))
@@ -387,7 +389,7 @@ class FunctionView:
     @property
     def parameters_schema(self) -> dict[str, Any]:
         """The arguments object's schema: properties, required, shared ``$defs`` hoisted."""
-        schema: dict[str, Any] = _parameters_schema(self).to_python()
+        schema: dict[str, Any] = parameters_document(self).to_python()
         return schema
 
     def to_dict(self) -> dict[str, Any]:
@@ -428,6 +430,25 @@ class FunctionView:
             raise SktypesError(f"not a function view: {snippet(str(exc))}") from None
 
 
+def derived(view: FunctionView, key: Any, build: Callable[[FunctionView], T]) -> T:
+    """``build(view)``, computed the first time it is asked for and kept with the view.
+
+    A view is immutable, so what is derived from it (its argument contract, say) is built
+    once and lives exactly as long as the view: nothing is kept anywhere else. ``key`` tells
+    the values derived from one view apart (the builder itself, usually). A copy made with
+    ``dataclasses.replace`` is a new view and derives its own values.
+    """
+    memo = view._derived
+    if memo is None:
+        memo = {}
+        object.__setattr__(view, "_derived", memo)
+    try:
+        value: T = memo[key]
+    except KeyError:
+        value = memo[key] = build(view)
+    return value
+
+
 def _fields(data: Any, what: str, **kinds: type | tuple[type, ...]) -> None:
     """Refuse ``data`` unless it is a mapping whose listed fields (when set) have their kind."""
     if not isinstance(data, Mapping):
@@ -439,86 +460,3 @@ def _fields(data: Any, what: str, **kinds: type | tuple[type, ...]) -> None:
             raise SktypesError(
                 f"not a {what}: {key!r} must be {wanted.__name__}, not {type(value).__name__}"
             )
-
-
-_COMBINED: IdentityCache[tuple[ParameterView, ...], dict[bool, JsonDocument]] = IdentityCache()
-"""Combined parameters schemas, keyed by the parameters tuple's identity: views made from
-one another (``dataclasses.replace`` binding a method) share it, and hashing a view by
-value would cover every schema it holds."""
-
-
-def parameters_document(view: FunctionView) -> JsonDocument:
-    """The arguments object's schema as one frozen document, built once per parameters tuple.
-
-    :attr:`FunctionView.parameters_schema` is a mutable copy of it.
-    """
-    return _parameters_schema(view)
-
-
-def _parameters_schema(view: FunctionView) -> JsonDocument:
-    by_extra = _COMBINED.get(view.parameters)
-    if by_extra is None:
-        by_extra = _COMBINED.put(view.parameters, {})
-    doc = by_extra.get(view.accepts_extra)
-    if doc is None:
-        doc = by_extra[view.accepts_extra] = JsonDocument(
-            _combine(view.parameters, view.accepts_extra)
-        )
-    return doc
-
-
-def build_parameters_schema(
-    parameters: Sequence[ParameterView], accepts_extra: bool = False
-) -> dict[str, Any]:
-    """Combine parameter schemas into one object schema, merging their ``$defs``.
-
-    Two parameters whose ``$defs`` use one name for different schemas would clash; the
-    later one is renamed (``Name__2``) and its references rewritten.
-    """
-    combined: dict[str, Any] = thaw(_combine(parameters, accepts_extra))
-    return combined
-
-
-def _combine(parameters: Sequence[ParameterView], accepts_extra: bool) -> dict[str, Any]:
-    """The combined schema, built from the parameters' frozen schemas without copying them."""
-    properties: dict[str, Any] = {}
-    required: list[str] = []
-    defs: dict[str, Any] = {}
-    for p in parameters:
-        frozen: Mapping[str, Any] = p.schema.value if p.schema is not None else {}
-        local_defs = frozen.get("$defs")
-        schema: dict[str, Any] = {k: v for k, v in frozen.items() if k != "$defs"}
-        if local_defs:
-            renames: dict[str, str] = {}
-            for name, sub in local_defs.items():
-                new = name
-                n = 2
-                while new in defs and defs[new] != sub:
-                    new = f"{name}__{n}"
-                    n += 1
-                if new != name:
-                    renames[name] = new
-            if renames:  # rare: rewrite a thawed copy
-                schema = rename_refs(thaw(schema), renames)
-                local_defs = {
-                    renames.get(k, k): rename_refs(thaw(v), renames) for k, v in local_defs.items()
-                }
-            defs.update(local_defs)
-        if p.description and "description" not in schema:
-            schema["description"] = p.description
-        properties[p.name] = schema
-        if p.is_required:
-            required.append(p.name)
-    out: dict[str, Any] = {"type": "object", "properties": properties}
-    if required:
-        out["required"] = required
-    if not accepts_extra:
-        out["additionalProperties"] = False
-    if defs:
-        out["$defs"] = defs
-    return out
-
-
-def views_by_name(views: Iterable[FunctionView]) -> dict[str, FunctionView]:
-    """Index views by fully qualified name."""
-    return {v.fully_qualified_name: v for v in views}

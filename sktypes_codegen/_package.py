@@ -227,11 +227,11 @@ def render_loaded(
         files["plugin.py"] = plugin_module(ctx, header, sync=sync)
     files["py.typed"] = ""
     bindings = [
-        Binding(op.method_name, op.arguments, features(plugin.operation(op.name)))
+        Binding(op.view, op.method_name, op.arguments, features(plugin.operation(op.name)))
         for op in ctx.operations
     ]
-    pretty = len(plugin.views) <= _PRETTY_LIMIT
-    files[VIEWS_FILE] = dump_views(plugin.name, plugin.views, bindings, indent=pretty)
+    pretty = len(bindings) <= _PRETTY_LIMIT
+    files[VIEWS_FILE] = dump_views(plugin.name, bindings, indent=pretty)
     compile_modules(package, files, str(spec))
     notes = [(op.name, note) for op in plugin.operations for note in describe_features(op)]
     return RenderedPlugin(package, files, _warnings(plugin, spec, ctx), features=notes)

@@ -66,6 +66,8 @@ class OperationContext:
     """One operation, as the plugin template renders it."""
 
     name: str
+    view: FunctionView
+    """The operation's view (what ``views.json`` records for the method)."""
     method_name: str
     request_name: str
     method: str
@@ -215,10 +217,7 @@ def plugin_context(
     cls: str = class_name(named_after or plugin.name, prefix="Api")
     cls = cls if cls.endswith("Plugin") else f"{cls}Plugin"
     schemas = SchemaSet()
-    handles = [
-        _handles(view, op, schemas)
-        for view, op in zip(plugin.views, plugin.operations, strict=True)
-    ]
+    handles = [_handles(op.view, op, schemas) for op in plugin.operations]
     schemas.parse()
     taken = {cls, *_RUNTIME_NAMES}
     builder = TypeBuilder(schemas, "pydantic", taken=taken)
@@ -232,8 +231,8 @@ def plugin_context(
     )
     methods = Namespace(INIT_NAMES | _CLASS_BODY_NAMES | _CLIENT_METHODS)
     secured = bool(init.schemes)
-    for view, op, found in zip(plugin.views, plugin.operations, handles, strict=True):
-        ctx.operations.append(_operation(view, op, builder, methods, found, secured))
+    for op, found in zip(plugin.operations, handles, strict=True):
+        ctx.operations.append(_operation(op.view, op, builder, methods, found, secured))
     ctx.classes = builder.ordered_classes()
     ctx.aliases = builder.ordered_aliases()
     unsupported = [Unexpressed(u.pointer, u.keyword) for u in schemas.unsupported()]
@@ -418,6 +417,7 @@ def _operation(
         pages=pages,
         stream=stream,
         name=view.name,
+        view=view,
         method_name=method_name,
         request_name=request_name,
         method=op.method,

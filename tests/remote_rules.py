@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,8 +21,7 @@ from typing import Any
 
 import pytest
 
-from sktypes.kernel import KernelFunction
-from sktypes.kernel_openapi import openapi_functions
+from sktypes.kernel import KernelFunction, openapi_plugin
 from sktypes.openapi import load_openapi
 from sktypes.remote import Retry, SecurityCredentials
 from tests.remote_server import RemoteServer
@@ -80,10 +80,10 @@ def kernel_function(
     credentials = SecurityCredentials(
         plugin.security_schemes, values=values or {}, env={}, base_url=server.url
     )
-    functions, _ = openapi_functions(
+    functions = openapi_plugin(
         plugin, server_url=server.url, credentials=credentials, retries=retries, strict=strict
     )
-    return next(f for f in functions if f.name == name)
+    return functions[name]
 
 
 def invoke(fn: KernelFunction, arguments: dict[str, Any]) -> Any:
@@ -119,3 +119,14 @@ def serve_call(
 def text(result: Any) -> str:
     """The text blocks of an MCP tool result, joined."""
     return "\n".join(getattr(block, "text", "") for block in result.content)
+
+
+def drifted(result: Any) -> tuple[Any, list[str]]:
+    """A drifted MCP result's value (whole, as received) and its problems as ``path: message``.
+
+    The server lists only the declared shape, so a value that breaks it comes as an error
+    result: the value in its first block, the problems in ``_meta["sktypes/drift"]``.
+    """
+    assert result.is_error and result.structured_content is None
+    problems = result.meta["sktypes/drift"]
+    return json.loads(result.content[0].text), [f"{p['path']}: {p['message']}" for p in problems]

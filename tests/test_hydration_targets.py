@@ -159,8 +159,10 @@ def test_schema_target_coerces_numeric_and_boolean_strings_in_lax_mode() -> None
 def test_schema_target_reports_every_violation() -> None:
     with pytest.raises(sk.HydrationError) as info:
         sk.hydrate(SCHEMA, '{"age": -1, "tags": [1], "extra": true}')
-    paths = sorted(e.path for e in info.value.errors)
-    assert paths == ["$", "$", "$.age", "$.tags[0]"]
+    by_path = {e.path: e.message for e in info.value.errors}
+    assert sorted(by_path) == ["$.age", "$.extra", "$.name", "$.tags[0]"]
+    assert by_path["$.name"] == "required property missing"
+    assert by_path["$.extra"] == "unknown property (not allowed here)"
 
 
 def test_json_document_target_is_a_schema_target() -> None:

@@ -364,7 +364,8 @@ def test_plain_arguments_hydrate_alike_with_and_without_filters(
 
 
 @pytest.mark.parametrize(
-    ("strict", "paths"), [(False, ["$", "$.text"]), (True, ["$", "$.text", "$.times"])]
+    ("strict", "paths"),
+    [(False, ["$.text", "$.extra"]), (True, ["$.text", "$.times", "$.extra"])],
 )
 def test_invalid_plain_arguments_fail_alike_with_and_without_filters(
     strict: bool, paths: list[str]

@@ -1,6 +1,6 @@
-"""The kernel's one call path: validated and hydrated in one pass, lax like ``hydrate``.
+"""The kernel's one call path: the view's argument contract decides, lax like ``hydrate``.
 
-``prepare_arguments`` (what ``Kernel.invoke`` runs, with or without filters, and what
+``KernelFunction.prepare`` (what ``Kernel.invoke`` runs, with or without filters, and what
 templates reach through ``Kernel.invoke``) is ``hydrate(view, arguments, repair=False)``:
 the same values, the same coercions, the same refusals — or none of the coercions with
 ``strict=True``, on the kernel or per call. Views whose schemas say more than their
@@ -27,9 +27,9 @@ from pydantic import BaseModel, Field
 
 from sktypes import function_view, hydrate, kernel_function
 from sktypes.errors import ArgumentsError, HydrationError, SktypesError
+from sktypes.hydration import argument_contract
 from sktypes.jsondoc import JsonDocument
 from sktypes.kernel import FunctionInvocationContext, Kernel, KernelFunction, NextFilter
-from sktypes.kernel._prepare import prepare_arguments
 from sktypes.views import FunctionView, ParameterView
 
 
@@ -115,7 +115,7 @@ def test_invoke_accepts_exactly_what_hydrate_accepts(
     name: str, strict: bool, arguments: dict[str, Any]
 ) -> None:
     fn = FUNCTIONS[name]
-    ours = outcome(lambda: prepare_arguments(fn, dict(arguments), strict=strict))
+    ours = outcome(lambda: fn.prepare(dict(arguments), strict=strict))
     theirs = outcome(lambda: hydrate(fn.view, dict(arguments), repair=False, strict=strict))
     assert ours == theirs
 
@@ -123,8 +123,8 @@ def test_invoke_accepts_exactly_what_hydrate_accepts(
 @given(arguments=argument_dicts)
 def test_a_mapping_that_is_not_a_dict_prepares_alike(arguments: dict[str, Any]) -> None:
     fn = FUNCTIONS["scalars"]
-    direct = outcome(lambda: prepare_arguments(fn, dict(arguments)))
-    assert outcome(lambda: prepare_arguments(fn, types.MappingProxyType(arguments))) == direct
+    direct = outcome(lambda: fn.prepare(dict(arguments)))
+    assert outcome(lambda: fn.prepare(types.MappingProxyType(arguments))) == direct
 
 
 @pytest.mark.parametrize(
@@ -136,14 +136,13 @@ def test_a_mapping_that_is_not_a_dict_prepares_alike(arguments: dict[str, Any]) 
     ],
 )
 def test_lax_coercions_are_hydrates(arguments: dict[str, Any], expected: dict[str, Any]) -> None:
-    ready = prepare_arguments(FUNCTIONS["scalars"], arguments)
+    ready = FUNCTIONS["scalars"].prepare(arguments)
     assert {k: ready[k] for k in expected} == expected
     assert all(type(ready[k]) is type(v) for k, v in expected.items())
 
 
 def test_dates_times_uuids_and_enums_by_value_or_name() -> None:
-    ready = prepare_arguments(
-        FUNCTIONS["rich"],
+    ready = FUNCTIONS["rich"].prepare(
         {
             "when": "2024-05-01",
             "at": "10:30",
@@ -158,8 +157,7 @@ def test_dates_times_uuids_and_enums_by_value_or_name() -> None:
     assert ready["color"] is Color.BLUE
     assert ready["items"] == [Item(sku="a")]
     assert (
-        prepare_arguments(FUNCTIONS["rich"], {"when": "2024-05-01", "color": "RED"})["color"]
-        is Color.RED
+        FUNCTIONS["rich"].prepare({"when": "2024-05-01", "color": "RED"})["color"] is Color.RED
     )  # hydrate's documented fallback: the member's name
 
 
@@ -198,14 +196,14 @@ def test_strictness_reaches_the_end_of_the_filter_chain() -> None:
 
 def test_a_schema_that_says_more_than_the_native_types_is_checked_too() -> None:
     fn = with_minimum()
-    assert prepare_arguments(fn, {"a": 3})["a"] == 3
-    assert prepare_arguments(fn, {"a": "3"})["a"] == 3  # the schema's own lax coercion
+    assert fn.prepare({"a": 3})["a"] == 3
+    assert fn.prepare({"a": "3"})["a"] == 3  # the schema's own lax coercion
     with pytest.raises(ArgumentsError, match="minimum"):
-        prepare_arguments(fn, {"a": -1})
+        fn.prepare({"a": -1})
     with pytest.raises(ArgumentsError, match="minimum"):
-        prepare_arguments(fn, {"a": "-1"})
+        fn.prepare({"a": "-1"})
     with pytest.raises(ArgumentsError):
-        prepare_arguments(fn, {"a": "3"}, strict=True)
+        fn.prepare({"a": "3"}, strict=True)
 
 
 class _Counter:
@@ -238,8 +236,9 @@ def test_the_first_call_reuses_the_view_built_at_registration(
     fn = kernel.functions[0]
     assert asyncio.run(kernel.invoke(fn, arguments)).value is not None
     assert len(builds) == 1
-    assert introspect.is_introspected(fn.view)
-    assert not introspect.is_introspected(with_minimum().view)
+    assert argument_contract(fn.view) is argument_contract(fn.view)  # kept with the view
+    assert argument_contract(fn.view).schema_decides == frozenset()  # the natives say it all
+    assert argument_contract(with_minimum().view).schema_decides == {"a"}
 
 
 def test_json_only_functions_get_coerced_json_values() -> None:
@@ -252,28 +251,31 @@ def test_json_only_functions_get_coerced_json_values() -> None:
         ),
     )
     fn = KernelFunction(view, lambda arguments: arguments, hydrate=False)
-    assert prepare_arguments(fn, {"id": "7", "flag": "false"}) == {"id": 7, "flag": False}
+    assert fn.prepare({"id": "7", "flag": "false"}) == {"id": 7, "flag": False}
     with pytest.raises(ArgumentsError, match="minimum"):
-        prepare_arguments(fn, {"id": "0"})
+        fn.prepare({"id": "0"})
     with pytest.raises(ArgumentsError, match="is not of type 'integer'"):
-        prepare_arguments(fn, {"id": "7"}, strict=True)
+        fn.prepare({"id": "7"}, strict=True)
     kernel = Kernel()
     kernel.add_function(fn)
     assert asyncio.run(kernel.invoke("Api.get", {"id": "7"})).value == {"id": 7}
 
 
-def test_schema_violations_are_arguments_errors_and_the_rest_hydration_errors() -> None:
+def test_schema_and_native_refusals_are_one_arguments_error() -> None:
     fn = FUNCTIONS["rich"]
     with pytest.raises(ArgumentsError) as info:
-        prepare_arguments(fn, {"when": "2024-05-01", "mode": "medium", "extra": 1})
-    assert sorted(e.path for e in info.value.errors) == ["$", "$.mode"]
+        fn.prepare({"when": "2024-05-01", "mode": "medium", "extra": 1})
+    assert [e.path for e in info.value.errors] == ["$.mode", "$.extra"]
     date_as_text = FunctionView(
         name="f",
         parameters=(ParameterView("a", schema={"type": "string"}, native_type=dt.date),),
         native_function=lambda a: a,
     )
-    with pytest.raises(HydrationError, match=re.escape("cannot hydrate arguments of f")):
-        prepare_arguments(KernelFunction.from_view(date_as_text), {"a": "nope"})
+    with pytest.raises(ArgumentsError, match=re.escape("invalid arguments for f")) as info:
+        KernelFunction.from_view(date_as_text).prepare({"a": "nope"})
+    assert isinstance(info.value, HydrationError)  # what hydrate(view) raises, as before
+    assert [e.path for e in info.value.errors] == ["$.a"]
+    assert "valid date" in info.value.errors[0].message  # the native type's terms
 
 
 def test_defaults_are_filled_in_and_mutable_defaults_copied() -> None:
@@ -282,10 +284,10 @@ def test_defaults_are_filled_in_and_mutable_defaults_copied() -> None:
         return names
 
     fn = KernelFunction.from_callable(tags)
-    first = prepare_arguments(fn, {})
+    first = fn.prepare({})
     assert first == {"names": ["a"]}
     first["names"].append("b")
-    assert prepare_arguments(fn, {}) == {"names": ["a"]}
+    assert fn.prepare({}) == {"names": ["a"]}
 
 
 def test_find_function_answers_as_get_function_without_raising() -> None:

@@ -12,8 +12,7 @@ import pytest
 
 from sktypes.content import FunctionCallContent
 from sktypes.errors import ArgumentsError, KernelError
-from sktypes.kernel import Kernel
-from sktypes.kernel_openapi import openapi_plugin
+from sktypes.kernel import Kernel, openapi_plugin
 from sktypes.openapi import load_openapi
 
 SPEC: dict[str, Any] = {

@@ -154,11 +154,19 @@ def test_recursive_types_stay_references_and_resolve() -> None:
         arg = {"label": "root", "children": [{"label": "a", "children": []}]}
         return tool, await client.call_tool(tool.name, {"tree": arg})
 
-    tool, result = _run(server, body)
-    check_structured(tool, result)
-    assert set(tool.input_schema["$defs"]) == {"Tree"}
-    assert [c["label"] for c in result.structured_content["children"]] == ["a", "new"]
-    jsonschema.Draft202012Validator.check_schema(tool.input_schema)
+    for mode in ("legacy", "auto"):
+        tool, result = _run(server, body, mode)
+        check_structured(tool, result)
+        assert set(tool.input_schema["$defs"]) == {"Tree"}
+        assert [c["label"] for c in result.structured_content["children"]] == ["a", "new"]
+        jsonschema.Draft202012Validator.check_schema(tool.input_schema)
+        # the result's root is the model itself (its properties where clients look for
+        # them), not a bare reference; the definition stays for the recursion
+        output = tool.output_schema
+        assert output["type"] == "object" and "$ref" not in output, mode
+        assert set(output["properties"]) == {"label", "children"}
+        assert set(output["$defs"]) == {"Tree"}
+        jsonschema.Draft202012Validator.check_schema(output)
 
 
 def test_a_function_without_result_has_no_output_schema() -> None:
@@ -178,14 +186,18 @@ def test_a_result_that_breaks_its_schema_is_returned_with_a_drift_warning() -> N
 
     async def body(client: Any) -> Any:
         tools = {t.name: t for t in (await client.list_tools()).tools}
-        return tools["lies"], await client.call_tool("lies", {})
+        return tools["lies"], await client.call_tool("lies", {})  # the SDK client accepts it
 
     tool, result = _run(server, body)
-    check_structured(tool, result)  # the official client checked it too
-    assert result.structured_content["result"] == {"sku": 5}
+    # the declared shape alone is listed; the drifted value comes as an error result (the
+    # protocol's channel for a value that is not a conforming structured result)
+    assert tool.output_schema["type"] == "object" and "anyOf" not in tool.output_schema
+    assert set(tool.output_schema["properties"]) == {"sku", "qty"}
+    assert result.is_error and result.structured_content is None
+    assert json.loads(result.content[0].text) == {"sku": 5}  # whole, as returned
     problems = result.meta[mcp.DRIFT_META]
-    assert {p["path"] for p in problems} == {"$", "$.sku"}
-    assert "drift" in text_of(result)
+    assert {p["path"] for p in problems} == {"$.qty", "$.sku"}
+    assert text_of(result).splitlines()[1].startswith("warning: the result does not match")
 
 
 def test_drift_error_mode_keeps_the_declared_schema_and_fails_the_call() -> None:
@@ -197,8 +209,9 @@ def test_drift_error_mode_keeps_the_declared_schema_and_fails_the_call() -> None
 
     tool, result = _run(server, body)
     assert "anyOf" not in tool.output_schema and tool.output_schema["type"] == "object"
-    assert result.is_error
+    assert result.is_error and (result.meta or {}).get(mcp.DRIFT_META) is None
     assert '{"sku":5}' in text_of(result) and "$.sku" in text_of(result)
+    assert "error: the result does not match" in text_of(result)
 
 
 def test_exceptions_become_error_results_naming_the_tool() -> None:
@@ -557,7 +570,7 @@ _JSON = st.recursive(
 @settings(max_examples=80)
 @given(value=_JSON)
 def test_written_in_place_the_schemas_accept_exactly_what_they_did(value: Any) -> None:
-    from sktypes.schema._inline import inline_refs
+    from sktypes.schema import inline_refs
 
     before = jsonschema.Draft202012Validator(_LISTED).is_valid(value)
     for single_use in (True, False):
@@ -566,7 +579,7 @@ def test_written_in_place_the_schemas_accept_exactly_what_they_did(value: Any) -
 
 
 def test_every_acyclic_definition_can_be_written_in_place() -> None:
-    from sktypes.schema._inline import inline_refs
+    from sktypes.schema import inline_refs
 
     out = inline_refs(_LISTED)
     assert set(out["$defs"]) == {"Node", "Described"}  # recursive; a conflicting sibling
@@ -714,8 +727,8 @@ def test_a_result_declared_as_bytes_lists_its_base64_schema(
 
         tool, result = _run(server, body, mode)
     legacy = mode == "legacy"
-    # wrapped for older clients; either way the declared shape or the drift envelope
-    listed = tool.output_schema["anyOf"][0]
+    # wrapped for older clients, as it is for newer ones: the declared shape at the root
+    listed = tool.output_schema
     if legacy:
         assert tool.output_schema["required"] == ["result"]
         listed = listed["properties"]["result"]
@@ -741,15 +754,14 @@ def test_bytes_where_json_is_declared_and_json_where_bytes_are_are_drift(drift: 
         server = mcp.server(load_openapi(spec), base_url=api.url, drift=drift)  # type: ignore[arg-type]
 
         async def body(client: Any) -> Any:
-            tools = {t.name: t for t in (await client.list_tools()).tools}
+            await client.list_tools()  # the client now knows the output schemas
             media = await client.call_tool("media", {})
             record = await client.call_tool("record", {})
-            if drift == "warn":
-                check_structured(tools["media"], media)
-                check_structured(tools["record"], record)
             return media, record
 
         media, record = _run(server, body)
+    assert media.is_error and record.is_error  # never a successful result that breaks the schema
+    assert media.structured_content is None and record.structured_content is None
     if drift == "error":
         assert media.is_error and record.is_error
         assert '{"error":"quota"}' in text_of(media)
@@ -758,12 +770,11 @@ def test_bytes_where_json_is_declared_and_json_where_bytes_are_are_drift(drift: 
         assert base64.b64decode(record.content[0].data) == png
         assert "expected JSON, got bytes (image/png)" in text_of(record)
         return
-    assert media.structured_content["result"] == {"error": "quota"}
+    assert json.loads(media.content[0].text) == {"error": "quota"}
     assert media.meta[mcp.DRIFT_META][0]["message"] == "expected bytes (image/png), got JSON"
     assert "drift" in text_of(media)
     assert record.content[0].type == "image"
     assert base64.b64decode(record.content[0].data) == png
-    assert base64.b64decode(record.structured_content["result"]) == png
     messages = [p["message"] for p in record.meta[mcp.DRIFT_META]]
     assert messages[0] == "expected JSON, got bytes (image/png)"
 
@@ -791,7 +802,7 @@ def test_a_python_function_returning_bytes_gives_a_blob() -> None:
         return tools["raw"], raw, loose
 
     tool, raw, loose = _run(server, body)
-    assert tool.output_schema["anyOf"][0]["properties"]["result"] == {
+    assert tool.output_schema["properties"]["result"] == {
         "type": "string",
         "contentEncoding": "base64",
         "contentMediaType": "application/octet-stream",
@@ -827,7 +838,7 @@ def test_a_generated_package_returns_bytes_as_blocks(tmp_path: Path, recorded: b
             return tools["media"], result
 
         tool, result = _run(server, body)
-    listed = tool.output_schema["anyOf"][0]["properties"]["result"]
+    listed = tool.output_schema["properties"]["result"]
     assert listed["contentEncoding"] == "base64"
     # the spec says which media type; the package alone says only bytes
     declared = "application/pdf" if recorded else "application/octet-stream"

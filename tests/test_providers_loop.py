@@ -214,7 +214,7 @@ def test_openai_requests_carry_tool_messages_linked_by_id() -> None:
     tool = [m for m in second if m["role"] == "tool"]
     assert tool[0] == {"role": "tool", "tool_call_id": "call_a", "content": '{"date":"2024-01-03"}'}
     assert tool[1]["tool_call_id"] == "call_b"
-    assert tool[1]["content"].startswith("Error: invalid arguments")
+    assert tool[1]["content"].startswith("The arguments for DatePluginSimpleComplex.GetDate1 could")
 
 
 def test_anthropic_requests_put_tool_results_first_with_is_error() -> None:

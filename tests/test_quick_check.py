@@ -19,15 +19,17 @@ from jsonschema import Draft202012Validator
 
 import sktypes as sk
 from sktypes._quick import compile_check
-from sktypes.validate import _FORMATS, _conforms, quick_check, validate_arguments
+from sktypes.hydration import SchemaCheck
+from sktypes.hydration._check import _format_checker, conforms
+from sktypes.validate import validate_arguments
 from tests.schema_grammar import documents, values
 
 
 @given(documents(), values)
 def test_the_quick_check_agrees_with_jsonschema(schema: Any, value: Any) -> None:
-    check = compile_check(schema, _conforms)
+    check = compile_check(schema, conforms)
     assert check is not None  # every keyword drawn here is represented, so compiled
-    valid = Draft202012Validator(schema, format_checker=_FORMATS).is_valid(value)
+    valid = Draft202012Validator(schema, format_checker=_format_checker()).is_valid(value)
     assert check(value) == valid, (schema, value)
 
 
@@ -93,7 +95,7 @@ def lookup(
 
 def test_everyday_parameters_take_the_compiled_path() -> None:
     view = sk.function_view(lookup)
-    check = quick_check(view)
+    check = SchemaCheck(view.parameters_schema).quick
     assert check is not None
     assert check({"city": "Oslo", "when": "2026-01-02", "units": "metric", "tags": ["a"]})
     assert check({"city": "Oslo", "when": "2026-01-02", "tags": None})
@@ -106,4 +108,4 @@ def test_everyday_parameters_take_the_compiled_path() -> None:
     ):
         assert not check(bad)
         with pytest.raises(sk.ArgumentsError):
-            validate_arguments(view, bad)
+            validate_arguments(view, bad, strict=True)

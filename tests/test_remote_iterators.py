@@ -19,10 +19,10 @@ import pytest
 
 import sktypes as sk
 from sktypes.auth import ClientCredentials, SecurityCredentials
-from sktypes.kernel import KernelFunction
-from sktypes.kernel_openapi import openapi_functions, openapi_pages
+from sktypes.kernel import KernelFunction, openapi_plugin
+from sktypes.kernel_openapi import openapi_pages
 from sktypes.remote import ResponseDriftError, ResponseDriftWarning, Retry
-from tests.remote_rules import MODES, serve_call, text
+from tests.remote_rules import MODES, drifted, serve_call, text
 from tests.remote_server import RESET, RemoteServer, Reply
 from tests.remote_util import REMOTE_SPEC, import_generated
 
@@ -58,8 +58,8 @@ def _items(plugin: Any, mode: str, method: str, **kwargs: Any) -> list[Any]:
 
 def _kernel(server: RemoteServer, name: str, **kwargs: Any) -> KernelFunction:
     kwargs.setdefault("retries", FAST)
-    functions, _ = openapi_functions(sk.load_openapi(REMOTE_SPEC), server_url=server.url, **kwargs)
-    return next(f for f in functions if f.name == name)
+    functions = openapi_plugin(sk.load_openapi(REMOTE_SPEC), server_url=server.url, **kwargs)
+    return functions[name]
 
 
 def _collect(items: AsyncIterator[Any]) -> list[Any]:
@@ -215,9 +215,9 @@ def test_serve_returns_a_drifted_page_and_says_so(
 
     served = REMOTE_SPEC if target == "spec" else Path(shop.__file__).parent
     remote_server.script("GET", "/cursor/items", Reply(200, DRIFTED_PAGE))
-    result = serve_call(served, remote_server, "listCursorItems", {})
-    assert result.structured_content["result"] == DRIFTED_PAGE  # one page per call
-    assert result.structured_content["drift"] == ["$.items[1].id: 'two' is not of type 'integer'"]
+    value, problems = drifted(serve_call(served, remote_server, "listCursorItems", {}))
+    assert value == DRIFTED_PAGE  # one page per call
+    assert problems == ["$.items[1].id: 'two' is not of type 'integer'"]
     remote_server.script("GET", "/cursor/items", Reply(200, DRIFTED_PAGE))
     failing = serve_call(served, remote_server, "listCursorItems", {}, drift="error")
     assert failing.is_error and "$.items[1].id" in text(failing)
@@ -273,6 +273,6 @@ def test_kernel_openapi_and_serve_stream_items_follow_the_same_rule(
         _kernel_items(_kernel(remote_server, "streamLines", strict=True), {})
     for served in (REMOTE_SPEC, Path(shop.__file__).parent):
         remote_server.script("GET", "/stream/jsonl", Reply(200, DRIFTED_LINES, JSONL))
-        result = serve_call(served, remote_server, "streamLines", {})
-        assert result.structured_content["result"][1] == {"n": "one", "text": "b"}
-        assert result.structured_content["drift"] == ["$[1].n: 'one' is not of type 'integer'"]
+        value, problems = drifted(serve_call(served, remote_server, "streamLines", {}))
+        assert value[1] == {"n": "one", "text": "b"}
+        assert problems == ["$[1].n: 'one' is not of type 'integer'"]

@@ -19,7 +19,8 @@ import pytest
 
 import sktypes as sk
 from sktypes.errors import RemoteResponseError
-from sktypes.kernel_openapi import openapi_functions, openapi_pages
+from sktypes.kernel import openapi_plugin
+from sktypes.kernel_openapi import openapi_pages
 from sktypes.remote import (
     ApiClient,
     ApiError,
@@ -552,8 +553,7 @@ def test_a_relative_next_url_resolves_against_the_request(remote_server: RemoteS
 
 def test_kernel_openapi_pages(remote_server: RemoteServer) -> None:
     plugin = sk.load_openapi(REMOTE_SPEC)
-    functions, _ = openapi_functions(plugin, server_url=remote_server.url)
-    by_name = {f.name: f for f in functions}
+    by_name = openapi_plugin(plugin, server_url=remote_server.url)
     for name in ("listLinkItems", "listCursorItems", "listOffsetItems", "listNextItems"):
         items = asyncio.run(_collect(openapi_pages(by_name[name], {"limit": 2, "per_page": 2})))
         assert [i["id"] for i in items] == ALL, name

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 import sktypes as sk
 from sktypes.errors import RemoteResponseError, StreamItemError
-from sktypes.kernel_openapi import openapi_functions, openapi_stream
+from sktypes.kernel import openapi_plugin
+from sktypes.kernel_openapi import openapi_stream
 from sktypes.remote import (
     ApiClient,
     ApiError,
@@ -436,8 +437,7 @@ def test_an_event_name_the_stream_does_not_declare_is_drift(
 
 
 def test_kernel_openapi_streams_json_items(remote_server: RemoteServer) -> None:
-    functions, _ = openapi_functions(sk.load_openapi(REMOTE_SPEC), server_url=remote_server.url)
-    by_name = {f.name: f for f in functions}
+    by_name = openapi_plugin(sk.load_openapi(REMOTE_SPEC), server_url=remote_server.url)
 
     async def run() -> tuple[list[Any], list[Any]]:
         events = await _collect(openapi_stream(by_name["streamEvents"], {"count": 1}))

@@ -20,13 +20,13 @@ from hypothesis import given
 from jsonschema import Draft202012Validator
 
 import sktypes as sk
+from sktypes.hydration._check import _format_checker
 from sktypes.schema import parse
-from sktypes.validate import _FORMATS
 from tests.schema_grammar import documents, values
 
 
 def _valid(schema: Any, value: Any) -> bool:
-    return bool(Draft202012Validator(schema, format_checker=_FORMATS).is_valid(value))
+    return bool(Draft202012Validator(schema, format_checker=_format_checker()).is_valid(value))
 
 
 @given(documents(), values)

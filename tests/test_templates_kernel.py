@@ -81,8 +81,10 @@ def test_jinja2_loops_over_an_async_functions_typed_result() -> None:
 
 
 def test_bad_text_for_a_typed_parameter_is_a_template_error() -> None:
-    with pytest.raises(TemplateError, match=r"'qty' of shop\.price"):
+    """The function's argument contract refuses it, as at every other door."""
+    with pytest.raises(TemplateError, match=r"calling shop\.price: invalid arguments") as caught:
         render("{{shop.price 'tea' qty='many'}}", "semantic-kernel", kernel())
+    assert "$.qty: 'many' is not of type 'integer'" in caught.value.message
 
 
 def test_rendered_chat_prompt_becomes_the_content_models_chat_history() -> None:

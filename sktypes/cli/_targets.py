@@ -9,10 +9,7 @@ list (OpenAI, Anthropic, Gemini, MCP or planner).
 from __future__ import annotations
 
 import dataclasses
-import importlib
-import importlib.util
 import inspect
-import sys
 import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -20,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sktypes._documents import read_document
+from sktypes._imports import TargetError, import_file, import_named, load_module, load_object
 from sktypes.errors import SktypesError
 from sktypes.introspect import _info, function_view, plugin_views
 from sktypes.manual import views_from_manual
@@ -29,10 +27,6 @@ from sktypes.views import FunctionView
 __all__ = ["SpecOptions", "TargetError", "load_module", "load_object", "load_views"]
 
 _SPEC_SUFFIXES = (".yaml", ".yml", ".json")
-
-
-class TargetError(SktypesError):
-    """A command-line target cannot be loaded."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,71 +84,15 @@ def _views_of(target: str, options: SpecOptions) -> list[tuple[FunctionView, Can
     if path.suffix in _SPEC_SUFFIXES:
         return _document_views(path, options)
     if path.suffix == ".py":
-        return _named(_module_views(_import_file(path), target))
+        return _named(_module_views(import_file(path), target))
     module_name, _, attr = target.partition(":")
-    module = _import_module(module_name, target)
+    module = import_named(module_name, target)
     if not attr:
         return _named(_module_views(module, target))
     obj = load_object(target)
     if inspect.isfunction(obj) or inspect.ismethod(obj):
         return _named([function_view(obj)])
     return _named(plugin_views(obj))
-
-
-def load_object(target: str) -> Any:
-    """Import ``pkg.mod:attr.sub`` (or ``file.py:attr``) and return the object."""
-    module_name, sep, attr = target.partition(":")
-    if not sep or not attr:
-        raise TargetError("expected 'pkg.module:Name'", where=target)
-    path = Path(module_name)
-    module = _import_file(path) if path.suffix == ".py" else _import_module(module_name, target)
-    obj: Any = module
-    for part in attr.split("."):
-        try:
-            obj = getattr(obj, part)
-        except AttributeError:
-            raise TargetError(f"{module_name} has no attribute {attr!r}", where=target) from None
-    return obj
-
-
-def load_module(target: str) -> types.ModuleType:
-    """Import ``path/to/file.py`` or ``pkg.mod`` (the module a target names)."""
-    path = Path(target)
-    return _import_file(path) if path.suffix == ".py" else _import_module(target, target)
-
-
-def _import_module(name: str, target: str) -> types.ModuleType:
-    if "" not in sys.path and str(Path.cwd()) not in sys.path:
-        sys.path.insert(0, str(Path.cwd()))
-    try:
-        return importlib.import_module(name)
-    except ImportError as exc:
-        raise TargetError(f"cannot import {name!r}: {exc}", where=target) from None
-    except Exception as exc:  # the module itself failed while importing
-        raise TargetError(
-            f"importing {name!r} failed: {type(exc).__name__}: {exc}", where=target
-        ) from None
-
-
-def _import_file(path: Path) -> types.ModuleType:
-    if not path.is_file():
-        raise TargetError("no such file", file=str(path))
-    name = f"_sktypes_target_{path.stem}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise TargetError("cannot import this file", file=str(path))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        del sys.modules[name]
-        raise TargetError(
-            f"importing failed: {type(exc).__name__}: {exc}", file=str(path)
-        ) from None
-    return module
 
 
 def _module_views(module: types.ModuleType, target: str) -> list[FunctionView]:
@@ -206,10 +144,7 @@ def _document_views(
         )
         for warning in plugin.warnings:
             options.warn(f"{path}:{warning}")
-        return [
-            (view, operation_candidate(op, view))
-            for op, view in zip(plugin.operations, plugin.views, strict=True)
-        ]
+        return [(op.view, operation_candidate(op)) for op in plugin.operations]
     found = _named(_manual_views(path, data))
     if include or exclude:
         return select(found, [c for _, c in found], include, exclude)

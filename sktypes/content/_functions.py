@@ -26,7 +26,14 @@ from sktypes.content._base import (
 from sktypes.content._codec import loads, to_json_value
 from sktypes.content._message import ChatMessageContent
 from sktypes.content._result import FunctionResult
-from sktypes.errors import ArgumentsError, ContentError, HydrationError, KernelError, snippet
+from sktypes.errors import (
+    ArgumentsError,
+    ContentError,
+    HydrationError,
+    KernelError,
+    arguments_header,
+    snippet,
+)
 
 __all__ = ["FunctionCallContent", "FunctionResultContent", "InvokingKernel", "error_text"]
 
@@ -281,10 +288,8 @@ def _describe(exc: BaseException) -> str:
 def error_text(call: FunctionCallContent, exc: BaseException) -> str:
     """The text a model reads when ``call`` failed with ``exc``."""
     name = call.fully_qualified_name
-    if isinstance(exc, ArgumentsError):
-        lines = [f"Error: invalid arguments for {name}. Fix them and call again:"]
-        lines += [f"- at {e.path}: {e.message}" for e in exc.errors]
-        return "\n".join(lines)
+    if isinstance(exc, ArgumentsError):  # the contract's words, as at every other door
+        return exc.for_llm(header=arguments_header(name))
     if isinstance(exc, HydrationError):
         return exc.for_llm()
     if isinstance(exc, KernelError):

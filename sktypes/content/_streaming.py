@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 
 from sktypes.content._base import AuthorRole, KernelContent
-from sktypes.content._codec import from_json_value, loads
+from sktypes.content._codec import loads
 from sktypes.content._functions import FunctionCallContent
 from sktypes.content._history import FunctionSource
 from sktypes.content._media import TextContent
@@ -254,22 +254,15 @@ def _hydrate_call(call: FunctionCallContent, kernel: FunctionSource) -> None:
         view = kernel.get_function(call.fully_qualified_name).view
     except SktypesError:
         return
-    from sktypes.validate import validate_arguments
+    from sktypes.hydration import argument_contract
 
     assert isinstance(call.arguments, dict)
     try:
-        validate_arguments(view, call.arguments)
-        native = {}
-        for name, value in call.arguments.items():
-            param = next((p for p in view.parameters if p.name == name), None)
-            if param is None or param.native_type is None:
-                native[name] = value
-            else:
-                native[name] = from_json_value(param.native_type, value, f"$.{name}")
-    except SktypesError as exc:  # ArgumentsError or HydrationError
+        native = argument_contract(view).arguments(call.arguments)
+    except SktypesError as exc:  # the contract's ArgumentsError
         call.exception = exc
         return
-    call.arguments = native
+    call.arguments = {k: v for k, v in native.items() if k in call.arguments}  # as the model sent
 
 
 def merge_chunks(chunks: Iterable[StreamingChatMessageContent]) -> list[ChatMessageContent]:

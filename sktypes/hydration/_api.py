@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar, overload
 
 from sktypes.errors import ErrorDetail, HydrationError, SktypesError, snippet
+from sktypes.hydration._dispatch import target_for
 from sktypes.hydration._errors import Invalid, line_col
 from sktypes.hydration._extract import (
     OPEN,
@@ -36,7 +37,7 @@ from sktypes.hydration._extract import (
 from sktypes.hydration._finite import FiniteOnly
 from sktypes.hydration._quick import quick_rewrite
 from sktypes.hydration._scan import ScanResult, scan
-from sktypes.hydration._targets import JsonSyntax, Target, loads, target_for
+from sktypes.hydration._targets import JsonSyntax, Target, loads
 from sktypes.jsondoc import JsonDocument
 from sktypes.views import FunctionView, ParameterView, ReturnParameterView
 
@@ -160,8 +161,7 @@ def hydrate(
     try:
         return _run(tgt, data, partial, repair and not strict, strict, lim)
     except _Failed as exc:
-        summary = f"cannot hydrate {tgt.name}" + (f" ({exc.note})" if exc.note else "")
-        raise HydrationError(exc.details, summary=summary, total=exc.total) from None
+        raise tgt.failure(exc.details, exc.note, exc.total) from None
     except HydrationError:
         raise
     except (Exception, RecursionError) as exc:  # a bug or a hostile validator: still ours

@@ -26,6 +26,7 @@ __all__ = [
     "json_syntax_message",
     "join_path",
     "line_col",
+    "member_of",
     "path_of",
 ]
 
@@ -69,6 +70,31 @@ def path_of(parts: Iterable[str | int], base: str = "$") -> str:
     for part in parts:
         out = join_path(out, part)
     return out
+
+
+def member_of(path: str) -> str | None:
+    """The first key of a JSON path written by :func:`path_of` (``$.a[0]`` → ``a``), if any."""
+    if path.startswith("$."):
+        end = len(path)
+        for stop in (".", "["):
+            found = path.find(stop, 2)
+            if found != -1:
+                end = min(end, found)
+        return path[2:end]
+    if path.startswith('$["'):
+        i = 3
+        chars: list[str] = []
+        while i < len(path):
+            ch = path[i]
+            if ch == "\\" and i + 1 < len(path):
+                chars.append(path[i + 1])
+                i += 2
+                continue
+            if ch == '"':
+                return "".join(chars)
+            chars.append(ch)
+            i += 1
+    return None
 
 
 def data_path(loc: Sequence[str | int], data: Any) -> list[str | int]:

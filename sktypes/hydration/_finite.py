@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from sktypes.errors import ErrorDetail, snippet
+from sktypes.errors import ErrorDetail, HydrationError, snippet
 from sktypes.hydration._errors import Invalid, join_path, line_col
 from sktypes.hydration._scan import scan
 from sktypes.hydration._targets import Target
@@ -179,6 +179,10 @@ class FiniteOnly(Target):
         if walk:
             check_result(result)
         return result
+
+    def failure(self, details: list[ErrorDetail], note: str, total: int) -> HydrationError:
+        """The wrapped target's error."""
+        return self.inner.failure(details, note, total)
 
     def partial(self) -> Target:
         """The wrapped target's partial twin, wrapped."""

@@ -7,28 +7,32 @@ valid in every provider, and its arguments schema shaped for the framework
 :class:`ArgumentsError`/:class:`HydrationError` onto the channel its model reads.
 
 Every call takes sktypes' one path: the model's arguments (a dict, or JSON text, repaired
-as :func:`sktypes.hydrate` repairs it) are validated against the view — every problem at
-once, with its JSON path — and hydrated into the parameters' native types by
-:meth:`sktypes.kernel.Kernel.invoke`, so the function receives exactly what it
-declares and unknown arguments are refused.
+as :func:`sktypes.hydrate` repairs it) go to :meth:`sktypes.kernel.Kernel.invoke` (or
+:meth:`~sktypes.kernel.Kernel.invoke_sync`), where the view's argument contract decides
+about them — every problem at once, with its JSON path — and hydrates them into the
+parameters' native types, so the function receives exactly what it declares and unknown
+arguments are refused.
 """
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import dataclasses
-import inspect
-from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 import orjson
 
 from sktypes.content._codec import dumps, to_json_value
-from sktypes.errors import ArgumentsError, ErrorDetail, HydrationError, SktypesError, snippet
+from sktypes.errors import (
+    ArgumentsError,
+    ErrorDetail,
+    HydrationError,
+    SktypesError,
+    arguments_header,
+    snippet,
+)
 from sktypes.integrations._schema import ToolSchema, absent_restorer, tool_schema
 from sktypes.kernel import Kernel, KernelFunction, KernelPlugin
-from sktypes.kernel._prepare import prepare_arguments
 from sktypes.manual import provider_name
 from sktypes.views import FunctionView
 
@@ -39,11 +43,8 @@ __all__ = [
     "collect",
     "error_text",
     "foreign_view",
-    "run_sync",
     "tools",
 ]
-
-T = TypeVar("T")
 
 BadArguments = (ArgumentsError, HydrationError)
 """What a call raises when the model's arguments cannot be used (reported to the model)."""
@@ -118,20 +119,8 @@ class Tool:
         return result.value
 
     def invoke_sync(self, raw: Mapping[str, Any] | str | bytes | None) -> Any:
-        """:meth:`invoke` for synchronous callers.
-
-        A plain function on a kernel without filters is called right here (what
-        ``Kernel.invoke`` does, minus the event loop); anything that may suspend runs
-        on an event loop of its own (see :func:`run_sync`).
-        """
-        args = self.arguments(raw)
-        if self.kernel.filters or not _plain(self.function):
-            return run_sync(self._value(args))
-        value = self.function.invoker(prepare_arguments(self.function, args))  # type: ignore[misc]
-        return run_sync(value) if inspect.isawaitable(value) else value
-
-    async def _value(self, args: dict[str, Any]) -> Any:
-        return (await self.kernel.invoke(self.function, args)).value
+        """:meth:`invoke` for synchronous callers (:meth:`Kernel.invoke_sync`)."""
+        return self.kernel.invoke_sync(self.function, self.arguments(raw)).value
 
     def json_result(self, value: Any) -> Any:
         """The JSON form of a result (``model_dump(mode="json")`` for models)."""
@@ -167,45 +156,9 @@ def _parse(raw: str | bytes, view: FunctionView) -> Any:
             ) from None
 
 
-def _plain(function: KernelFunction) -> bool:
-    """Whether calling ``function`` cannot suspend (a plain ``def`` behind a plain invoker)."""
-    invoker = function.invoker
-    if invoker is None:
-        return True  # calling it raises KernelError, synchronously
-    target = getattr(invoker, "__wrapped__", None)
-    if target is None or not callable(target):
-        return False  # e.g. an OpenAPI operation: async
-    inner = inspect.unwrap(target)
-    call = inner if inspect.isroutine(inner) or inspect.isclass(inner) else type(inner).__call__
-    return not any(
-        inspect.iscoroutinefunction(f) or inspect.isasyncgenfunction(f) for f in (target, call)
-    )
-
-
 def error_text(exc: ArgumentsError | HydrationError, tool: Tool) -> str:
     """The text a model reads when its arguments were refused: one line per bad argument."""
-    return exc.for_llm(
-        header=f"The arguments for {tool.name} could not be used. "
-        "Fix these problems and call it again:"
-    )
-
-
-def run_sync(awaitable: Awaitable[T]) -> T:
-    """Run an awaitable to completion from synchronous code.
-
-    On an event loop of its own; when this thread already runs one (a synchronous
-    framework call made from async code), on a helper thread.
-    """
-
-    async def wait() -> T:
-        return await awaitable
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(wait())
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, wait()).result()
+    return exc.for_llm(header=arguments_header(tool.name))
 
 
 # --- targets ------------------------------------------------------------------------

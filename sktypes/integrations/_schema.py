@@ -29,7 +29,9 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from sktypes import _pointer
+from sktypes._arguments_schema import parameters_document
 from sktypes.errors import SchemaError
+from sktypes.hydration import SchemaCheck
 from sktypes.introspect import SktypesWarning
 from sktypes.jsondoc import thaw
 from sktypes.schema import (
@@ -44,11 +46,9 @@ from sktypes.schema import (
     RefNode,
     SchemaModel,
     UnionNode,
-    parse,
     to_dialect,
 )
 from sktypes.schema._walk import SCHEMA_LIST_KEYS, SCHEMA_MAP_KEYS, SCHEMA_VALUE_KEYS
-from sktypes.validate import validator_for
 from sktypes.views import FunctionView
 
 __all__ = [
@@ -260,8 +260,8 @@ def absent_restorer(view: FunctionView) -> Callable[[Any], Any]:
         if not _has_null(arguments):
             return arguments
         if restorer is None:
-            model = parse(view.parameters_schema)
-            restorer = _Restorer(model, validator_for(view))
+            check = SchemaCheck(parameters_document(view))
+            restorer = _Restorer(check.model, check.validator)
         return restorer.restore(restorer.model.root, arguments)
 
     return restore

@@ -8,12 +8,20 @@ parameter (recursion cut, see :mod:`sktypes.integrations`); it has no strict mod
 arguments raise ``FunctionExecutionException`` whose text — which Semantic Kernel puts in
 the function result the model reads — names each bad argument's JSON path.
 
+Semantic Kernel hands a function only the arguments it declares (``KernelArguments`` are a
+bag of variables each function takes its own from), so an unknown argument would be dropped
+silently. An exported function (a ``KernelFunctionFromMethod`` subclass) takes every
+argument of the call instead, and sktypes refuses the unknown ones as every other door does
+— except, in Semantic Kernel's function-calling loop, the caller's own variables merged into
+the model's arguments (the loop has already refused the model's unknown arguments itself).
+
 ``views(native)`` reads a ``KernelPlugin``, a ``KernelFunction``, a Semantic Kernel
 ``Kernel`` or an object/module with Semantic Kernel ``@kernel_function`` members.
 """
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import re
 from collections.abc import Awaitable, Callable, Mapping
@@ -23,6 +31,9 @@ import semantic_kernel as sk_pkg
 from semantic_kernel.exceptions import FunctionExecutionException
 from semantic_kernel.filters.auto_function_invocation.auto_function_invocation_context import (
     AutoFunctionInvocationContext,
+)
+from semantic_kernel.filters.functions.function_invocation_context import (
+    FunctionInvocationContext,
 )
 from semantic_kernel.functions import (
     KernelArguments,
@@ -108,12 +119,57 @@ def _function(tool: _core.Tool, prefix: str | None) -> KernelFunctionFromMethod:
         is_required=ret.schema is not None,
         schema_data=ret.schema.to_python() if ret.schema is not None else None,
     )
-    return KernelFunctionFromMethod(
+    return _Exported(
         method=kernel_function(call, name=name, description=view.description),
         plugin_name=None,
         parameters=parameters,
         return_parameter=returns,
         additional_metadata={_core.VIEW_KEY: _core.Source(tool, merged=prefix is not None)},
+    )
+
+
+_FROM_LOOP: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "sktypes_semantic_kernel_loop", default=False
+)
+"""Set while Semantic Kernel's function-calling loop invokes an exported function."""
+
+
+class _Exported(KernelFunctionFromMethod):  # type: ignore[misc, unused-ignore]
+    """An exported function: every argument of the call reaches sktypes' argument contract."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        """As ``KernelFunctionFromMethod``."""
+        super().__init__(**kwargs)
+
+    async def invoke(
+        self,
+        kernel: sk_pkg.Kernel,
+        arguments: KernelArguments | None = None,
+        metadata: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """Semantic Kernel's ``invoke``, noting whether its function-calling loop calls."""
+        token = _FROM_LOOP.set(_is_function_call(metadata))
+        try:
+            return await super().invoke(kernel, arguments, metadata, **kwargs)
+        finally:
+            _FROM_LOOP.reset(token)
+
+    def gather_function_parameters(self, context: FunctionInvocationContext) -> dict[str, Any]:
+        """Every argument of the call (the declared ones only, for the loop's variables)."""
+        arguments = dict(context.arguments)
+        if _FROM_LOOP.get():  # the loop merged the caller's variables into the model's call
+            declared = {p.name for p in self.parameters}
+            return {k: v for k, v in arguments.items() if k in declared}
+        return arguments
+
+
+def _is_function_call(metadata: Mapping[str, Any] | None) -> bool:
+    """Whether ``invoke``'s metadata is a model's function call (the loop passes its content)."""
+    return (
+        isinstance(metadata, Mapping)
+        and metadata.get("type") == "function"
+        and isinstance(metadata.get("function"), Mapping)
     )
 
 

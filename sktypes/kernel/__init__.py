@@ -1,18 +1,20 @@
 """The `Kernel`: plugins of functions, invoked with validated, hydrated arguments.
 
 ``await kernel.invoke("Plugin.Function", {"arg": ...})`` runs the invocation filters
-around the call, validates and hydrates the model's (JSON) arguments in one pass into the
-parameters' native types (:func:`~sktypes.kernel._prepare.prepare_arguments`: the lax
-coercions of :func:`sktypes.hydrate` — ``"2"`` for an ``int`` —, none with
-``strict=True``; every violation at once, as :class:`ArgumentsError`), calls the function
-(sync or async) and returns a :class:`FunctionResult` whose ``value`` is what the
-function returned. Templates, plans and integrations call through this same path.
+around the call, has the view's argument contract decide about the model's (JSON)
+arguments (:class:`sktypes.hydration.ArgumentContract`: the lax coercions of
+:func:`sktypes.hydrate` — ``"2"`` for an ``int`` —, none with ``strict=True``; every
+violation at once, as :class:`ArgumentsError`), calls the function (sync or async) with
+the native values and returns a :class:`FunctionResult` whose ``value`` is what the
+function returned. Templates, plans and integrations call through this same path;
+:meth:`Kernel.invoke_sync` is the same path for synchronous callers.
 """
 
 from __future__ import annotations
 
 import difflib
 import inspect
+import sys
 import types
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -25,7 +27,8 @@ from sktypes.kernel._filters import (
     NextFilter,
 )
 from sktypes.kernel._function import Invoker, KernelFunction, KernelPlugin
-from sktypes.kernel._prepare import prepare_arguments
+from sktypes.kernel._openapi import openapi_plugin
+from sktypes.kernel._sync import run_sync
 from sktypes.views import FunctionView
 
 __all__ = [
@@ -36,6 +39,7 @@ __all__ = [
     "KernelFunction",
     "KernelPlugin",
     "NextFilter",
+    "openapi_plugin",
 ]
 
 
@@ -93,10 +97,7 @@ class Kernel:
                 return plugin
             return KernelPlugin(name, plugin.values(), description or plugin.description)
         if _is_openapi_plugin(plugin):
-            from sktypes.kernel_openapi import openapi_functions
-
-            functions, default_name = openapi_functions(plugin)
-            return KernelPlugin(name or default_name, functions, description or "")
+            return openapi_plugin(plugin, name=name, description=description or "")
         if isinstance(plugin, (list, tuple)):
             if name is None:
                 raise KernelError("a list of functions needs a plugin_name")
@@ -220,13 +221,39 @@ class Kernel:
             args.update(kwargs)
         strict = self.strict if strict is None else strict
         if not self.filters:  # what the chain would do, without building it
-            value = await fn.call(prepare_arguments(fn, args, strict=strict))
+            value = await fn.call(fn.prepare(args, strict=strict))
             return FunctionResult(value=value, function=fn.view)
         context = FunctionInvocationContext(self, fn, args, strict=strict)
         await self._chain(0)(context)
         if context.result is None:
             raise KernelError("an invocation filter returned without a result", where=fn.name)
         return context.result
+
+    def invoke_sync(
+        self,
+        function: KernelFunction | FunctionView | str,
+        arguments: Mapping[str, Any] | None = None,
+        /,
+        *,
+        strict: bool | None = None,
+    ) -> FunctionResult[Any]:
+        """:meth:`invoke` for synchronous callers: the same decision, filters and call.
+
+        A function that cannot suspend, on a kernel without filters, is called right here;
+        anything that may suspend (an ``async`` function, a filter chain) runs to its end on
+        an event loop of its own (a helper thread's when this thread runs one).
+
+        Raises:
+            KernelError, ArgumentsError, Exception: as :meth:`invoke`.
+        """
+        if self.filters:
+            return run_sync(self.invoke(function, arguments, strict=strict))
+        fn = self._resolve(function)
+        strict = self.strict if strict is None else strict
+        value = fn.call_sync(fn.prepare(arguments or {}, strict=strict))
+        if inspect.isawaitable(value):
+            value = run_sync(value)
+        return FunctionResult(value=value, function=fn.view)
 
     def _resolve(self, function: KernelFunction | FunctionView | str) -> KernelFunction:
         if isinstance(function, KernelFunction):
@@ -254,8 +281,7 @@ class Kernel:
 async def _call(context: FunctionInvocationContext) -> None:
     """The end of the chain: validate, hydrate, call, wrap the value."""
     fn = context.function
-    arguments = prepare_arguments(fn, context.arguments, strict=context.strict)
-    value = await fn.call(arguments)
+    value = await fn.call(fn.prepare(context.arguments, strict=context.strict))
     context.result = FunctionResult(value=value, function=fn.view)
 
 
@@ -270,8 +296,13 @@ def _as_function(
 
 
 def _is_openapi_plugin(obj: Any) -> bool:
-    cls = type(obj)
-    return cls.__name__ == "OpenApiPlugin" and cls.__module__.startswith("sktypes.openapi")
+    """Whether ``obj`` is an ``OpenApiPlugin``.
+
+    Without importing the OpenAPI loader for it: an instance exists only once
+    ``sktypes.openapi`` has been imported.
+    """
+    openapi = sys.modules.get("sktypes.openapi")
+    return openapi is not None and isinstance(obj, openapi.OpenApiPlugin)
 
 
 def _hint(name: str, known: Iterable[str]) -> str:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar, overload
 
 from sktypes.errors import KernelError
+from sktypes.hydration import argument_contract
 from sktypes.views import FunctionView
 
 __all__ = ["Invoker", "KernelFunction", "KernelPlugin"]
@@ -27,12 +28,17 @@ class KernelFunction:
         invoker: called with the arguments dict; returns the value or an awaitable of it.
             ``None`` for views without an implementation (e.g. read from a tool list).
         hydrate: ``True`` when the invoker wants native values (local Python functions);
-            ``False`` when it wants the JSON arguments (remote operations).
+            ``False`` when it wants the JSON arguments (remote operations). The view's
+            argument contract decides alike either way; only the form of what the
+            invoker gets differs.
     """
 
     view: FunctionView
     invoker: Invoker | None = None
     hydrate: bool = True
+    _decide: Callable[..., dict[str, Any]] | None = field(
+        default=None, init=False, compare=False, repr=False
+    )
 
     @classmethod
     def from_view(cls, view: FunctionView) -> KernelFunction:
@@ -71,14 +77,37 @@ class KernelFunction:
         """What the function does."""
         return self.view.description
 
+    def prepare(self, arguments: Mapping[str, Any], *, strict: bool = False) -> dict[str, Any]:
+        """The model's arguments as the invoker takes them, decided by the view's contract.
+
+        Native values with defaults filled in (``hydrate=True``), or the coerced JSON
+        values as sent (``hydrate=False``); see :class:`sktypes.hydration.ArgumentContract`.
+
+        Raises:
+            ArgumentsError: every way the arguments break the view's contract.
+        """
+        decide = self._decide
+        if decide is None:  # the view's contract, in the form this invoker takes
+            contract = argument_contract(self.view)
+            decide = contract.arguments if self.hydrate else contract.json_arguments
+            object.__setattr__(self, "_decide", decide)
+        return decide(arguments, strict=strict)
+
     async def call(self, arguments: dict[str, Any]) -> Any:
         """Call the implementation with ready arguments (no validation, no filters)."""
-        if self.invoker is None:
+        invoker = self.invoker
+        if invoker is None:
             raise KernelError("has no implementation to call", where=self.fully_qualified_name)
-        value = self.invoker(arguments)
+        value = invoker(arguments)
         if inspect.isawaitable(value):
             value = await value
         return value
+
+    def call_sync(self, arguments: dict[str, Any]) -> Any:
+        """Call the implementation with ready arguments; an async one's awaitable is returned."""
+        if self.invoker is None:
+            raise KernelError("has no implementation to call", where=self.fully_qualified_name)
+        return self.invoker(arguments)
 
 
 def _keywords(fn: Callable[..., Any]) -> Invoker:

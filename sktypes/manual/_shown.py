@@ -18,8 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from sktypes._arguments_schema import parameters_document
 from sktypes.schema._detail import compact_schema, first_sentence, full_schema
-from sktypes.views import FunctionView, parameters_document
+from sktypes.views import FunctionView
 
 __all__ = ["DETAILS", "Detail", "Shown", "shown"]
 

@@ -24,7 +24,7 @@ from sktypes.openapi._select import Candidate, select
 from sktypes.openapi._source import Document, check_tree, digest_of, parse_bytes, read_path
 from sktypes.openapi._streaming import recognise_stream
 from sktypes.openapi._verdicts import Verdict, validate_once
-from sktypes.views import FunctionView, ReturnParameterView
+from sktypes.views import ReturnParameterView
 
 __all__ = ["Source", "load_document", "load_openapi", "spec_files"]
 
@@ -307,22 +307,18 @@ def _build(
         candidates = [_candidate(f, fn_name, name) for f, fn_name in named]
         named = select(named, candidates, include, exclude, source=doc.display)
     operations: list[Operation] = []
-    views: list[FunctionView] = []
     for f, fn_name in named:
         try:
-            operation, view = builder.build(
+            operation = builder.build(
                 fn_name, f.method, f.path, f.op, f.op_place, f.item, f.item_place, f.servers
             )
-            operation, view = _remote_features(
-                operation, view, f.op, f.op_place, refs, data, schemas
-            )
+            operation = _remote_features(operation, f.op, f.op_place, refs, data, schemas)
         except SktypesError as exc:
             if strict:
                 raise
             _skipped(warnings, exc, f.op_place, refs, f"{f.method.upper()} {f.path}")
             continue
         operations.append(operation)
-        views.append(view)
     security_schemes = _security_schemes(data, swagger2)
     return OpenApiPlugin(
         name=name,
@@ -332,7 +328,6 @@ def _build(
         servers=spec_servers,
         security_schemes=security_schemes,
         warnings=warnings,
-        views=views,
         operations=operations,
         source=doc.display,
         definitions=schemas.sources(),
@@ -411,29 +406,32 @@ def _candidate(found: _Found, fn_name: str, plugin: str) -> Candidate:
 
 def _remote_features(
     operation: Operation,
-    view: FunctionView,
     op: dict[str, Any],
     op_place: Place,
     refs: Refs,
     data: dict[str, Any],
     schemas: SchemaConverter,
-) -> tuple[Operation, FunctionView]:
-    """The operation and view with how they stream or page (``_streaming``, ``_paging``)."""
+) -> Operation:
+    """The operation (and its view) with how it streams or pages (``_streaming``, ``_paging``)."""
     streamed = recognise_stream(op, op_place, refs, schemas, schemas.warn)
     if streamed is not None:
         stream, items = streamed
+        view = operation.view
         returns = ReturnParameterView(
             view.return_parameter.description, schema=items, is_streaming=True
         )
-        operation = dataclasses.replace(
-            operation, stream=stream, item_schema=items, response_schema=items
+        return dataclasses.replace(
+            operation,
+            view=dataclasses.replace(view, return_parameter=returns),
+            stream=stream,
+            item_schema=items,
+            response_schema=items,
         )
-        return operation, dataclasses.replace(view, return_parameter=returns)
     paging = recognise_pagination(operation, op, op_place, refs, data, schemas.warn)
     if paging is None:
-        return operation, view
+        return operation
     paged = item_schema(operation, paging)
-    return dataclasses.replace(operation, pagination=paging, item_schema=paged), view
+    return dataclasses.replace(operation, pagination=paging, item_schema=paged)
 
 
 def _skipped(warnings: list[str], exc: SktypesError, place: Place, refs: Refs, what: str) -> None:

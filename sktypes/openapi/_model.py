@@ -1,7 +1,9 @@
-"""What an OpenAPI operation needs to become an HTTP request: the public ``Operation`` API.
+"""OpenAPI operations: each one object owning its function view and its HTTP binding.
 
-The code generator (``sktypes_codegen/``) and the kernel build requests from these objects; the
-function views only say what a model sends. Everything here is frozen. Schemas are
+An :class:`Operation` holds the view (what a model sends and gets back) and everything needed
+to turn the view's arguments into an HTTP request (method, path, parameter locations and
+styles, body media type). The code generator (``sktypes_codegen/``), the kernel and the MCP
+server read both from the one object. Everything here is frozen. Schemas are
 :class:`~sktypes.jsondoc.JsonDocument` values in JSON Schema draft 2020-12, self-contained
 (shared components under their own ``$defs``), exactly as in the views.
 """
@@ -144,7 +146,7 @@ class OperationResponse:
 
 @dataclass(frozen=True, slots=True)
 class Operation:
-    """One HTTP operation: everything needed to turn view arguments into a request.
+    """One HTTP operation: its function view, and how the view's arguments become a request.
 
     Attributes:
         name: the function name in the view (a unique identifier within the plugin).
@@ -152,6 +154,8 @@ class Operation:
         method: lower-case HTTP method (``get``, ``post``, ...).
         path: the path template as written (``/pets/{petId}``), relative to a server URL.
         pointer: the JSON pointer of the operation in the spec (``/paths/~1pets/get``).
+        view: the operation as a function: its parameters (keyed by each
+            :class:`OperationParameter`'s ``argument``) and its 2xx response.
         summary: the spec's summary.
         description: the spec's description.
         parameters: path, query, header and cookie parameters (path-level ones merged in,
@@ -183,6 +187,7 @@ class Operation:
     method: str
     path: str
     pointer: str
+    view: FunctionView
     summary: str | None = None
     description: str | None = None
     parameters: tuple[OperationParameter, ...] = ()
@@ -234,8 +239,7 @@ class OpenApiPlugin:
         security_schemes: ``components.securitySchemes`` (``securityDefinitions`` in 2.0),
             as given.
         warnings: what was skipped or repaired, each naming a JSON pointer.
-        views: one :class:`~sktypes.views.FunctionView` per operation, in spec order.
-        operations: the matching :class:`Operation` objects, same order.
+        operations: one :class:`Operation` per operation (each with its view), in spec order.
         source: the file the spec came from (``<string>``/``<dict>`` otherwise).
         definitions: where each ``$defs`` name of the view schemas came from in the spec
             (``#/components/schemas/Pet``; ``<file>#<pointer>`` for another file), so a
@@ -251,7 +255,6 @@ class OpenApiPlugin:
     servers: tuple[str, ...]
     security_schemes: Mapping[str, Any]
     warnings: list[str]
-    views: list[FunctionView]
     operations: list[Operation]
     source: str
     definitions: Mapping[str, str] = field(default_factory=dict)
@@ -259,9 +262,19 @@ class OpenApiPlugin:
     _by_name: dict[str, Operation] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    _views: list[FunctionView] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._by_name.update({op.name: op for op in self.operations})
+        self._views.extend(op.view for op in self.operations)
+
+    @property
+    def views(self) -> list[FunctionView]:
+        """One :class:`~sktypes.views.FunctionView` per operation, in spec order.
+
+        Each is its :class:`Operation`'s ``view``.
+        """
+        return self._views
 
     def operation(self, name: str) -> Operation:
         """Return the operation behind the view called ``name`` (``KeyError`` if none)."""
@@ -272,7 +285,7 @@ class OpenApiPlugin:
 
     def view(self, name: str) -> FunctionView:
         """Return the function view called ``name`` (``KeyError`` if none)."""
-        for v in self.views:
-            if v.name == name:
-                return v
-        raise KeyError(f"{self.name} has no function {name!r}")
+        found = self._by_name.get(name)
+        if found is None:
+            raise KeyError(f"{self.name} has no function {name!r}")
+        return found.view

@@ -83,8 +83,8 @@ class OperationBuilder:
         item: dict[str, Any],
         item_place: Place,
         item_servers: tuple[str, ...],
-    ) -> tuple[Operation, FunctionView]:
-        """Build the operation ``method path`` and its view."""
+    ) -> Operation:
+        """Build the operation ``method path`` with its view."""
         ctx = self._ctx
         params, extra = collect_parameters(
             ctx,
@@ -110,12 +110,23 @@ class OperationBuilder:
             view_params.extend(body_views)
         operation_id = op.get("operationId")
         servers = server_urls(op.get("servers"), op_place) or item_servers or self._servers
-        operation = Operation(
+        view = FunctionView(
+            name=name,
+            plugin_name=self._plugin,
+            description=describe(op.get("summary"), op.get("description")),
+            parameters=tuple(view_params),
+            return_parameter=ReturnParameterView(
+                description=ret.description if ret is not None else None,
+                schema=ret.schema if ret is not None else None,
+            ),
+        )
+        return Operation(
             name=name,
             operation_id=operation_id if isinstance(operation_id, str) else None,
             method=method,
             path=path,
             pointer=op_place.pointer,
+            view=view,
             summary=_text(op.get("summary")),
             description=_text(op.get("description")),
             parameters=tuple(params),
@@ -129,17 +140,6 @@ class OperationBuilder:
             tags=tuple(t for t in op.get("tags") or () if isinstance(t, str)),
             deprecated=op.get("deprecated") is True,
         )
-        view = FunctionView(
-            name=name,
-            plugin_name=self._plugin,
-            description=describe(op.get("summary"), op.get("description")),
-            parameters=tuple(view_params),
-            return_parameter=ReturnParameterView(
-                description=ret.description if ret is not None else None,
-                schema=ret.schema if ret is not None else None,
-            ),
-        )
-        return operation, view
 
     # -- body ----------------------------------------------------------------------------
     def _body(

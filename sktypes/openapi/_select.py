@@ -95,8 +95,12 @@ def select(
     return kept
 
 
-def operation_candidate(op: Operation, view: FunctionView) -> Candidate:
-    """What patterns match on an OpenAPI operation: its ids, names, tags, method and path."""
+def operation_candidate(op: Operation, view: FunctionView | None = None) -> Candidate:
+    """What patterns match on an OpenAPI operation: its ids, names, tags, method and path.
+
+    ``view``: the view it is served as, when not its own (a renamed plugin).
+    """
+    view = view or op.view
     names = (op.operation_id, op.name, view.name, view.fully_qualified_name)
     return Candidate(
         names=tuple(dict.fromkeys(n for n in names if n)),
@@ -117,17 +121,7 @@ def select_operations(
     include, exclude = tuple(include), tuple(exclude)
     if not include and not exclude:
         return plugin
-    candidates = [
-        operation_candidate(op, view)
-        for op, view in zip(plugin.operations, plugin.views, strict=True)
-    ]
-    pairs = select(
-        list(zip(plugin.operations, plugin.views, strict=True)),
-        candidates,
-        include,
-        exclude,
-        source=plugin.source,
-    )
-    return dataclasses.replace(
-        plugin, operations=[op for op, _ in pairs], views=[view for _, view in pairs]
-    )
+    operations = plugin.operations
+    candidates = [operation_candidate(op) for op in operations]
+    kept = select(operations, candidates, include, exclude, source=plugin.source)
+    return dataclasses.replace(plugin, operations=kept)

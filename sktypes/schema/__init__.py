@@ -24,6 +24,7 @@ from sktypes._identity import IdentityCache, ValueCache
 from sktypes.errors import SchemaError
 from sktypes.jsondoc import FrozenDict, JsonDocument
 from sktypes.schema._dialects import DIALECTS, GEMINI_RECURSION_DEPTH, Dialect, to_dialect
+from sktypes.schema._inline import inline_refs
 from sktypes.schema._model import Flavor, SchemaModel, Unsupported
 from sktypes.schema._nodes import (
     NO_DEFAULT,
@@ -88,6 +89,7 @@ __all__ = [
     "Dialect",
     "compat_type",
     "dialect_problems",
+    "inline_refs",
     "json_schema",
     "to_dialect",
     "type_adapter",

@@ -4,9 +4,12 @@ Arguments a call passes: the template's own arguments whose names are parameters
 function (all of them when it takes ``**kwargs``), then the call's positional argument
 (bound to the first parameter) and its named arguments. Values are passed *raw* (never
 encoded). Template text is text, so a string bound to a parameter that is not a string
-(``{{p.inc '41'}}``) is hydrated to the parameter's type first (``41``); the call is then
-``kernel.invoke`` — for a :class:`sktypes.kernel.Kernel`, its one call path (filters,
-validation and hydration, awaiting whatever the function returns), as for a model's call.
+(``{{p.inc '41'}}``) is read as the JSON it holds (``41``, a list, an object; repaired as
+:func:`sktypes.hydrate` repairs it), and text that is not JSON stays text. The call is then
+``kernel.invoke`` — for a :class:`sktypes.kernel.Kernel`, its one call path: the view's
+argument contract decides about the arguments (and refuses them in the words it uses at
+every other door), filters run, whatever the function returns is awaited — as for a
+model's call.
 """
 
 from __future__ import annotations
@@ -15,11 +18,12 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from sktypes._identity import by_identity
+import orjson
+
 from sktypes.errors import HydrationError, SktypesError, TemplateError
 from sktypes.hydration import hydrate
 from sktypes.templates._protocols import TemplateFunction, TemplateKernel
-from sktypes.views import FunctionView, ParameterView, ParameterViewType
+from sktypes.views import FunctionView, ParameterView, ParameterViewType, derived
 
 __all__ = [
     "bind_arguments",
@@ -115,7 +119,7 @@ def bind_arguments(
     Raises:
         TemplateError: more positional arguments than the function has parameters.
     """
-    names, typed = _shape(view)
+    names, typed = derived(view, _shape, _shape)
     if view.accepts_extra:
         out = dict(template_arguments)
     else:
@@ -134,33 +138,43 @@ def bind_arguments(
     for name, value in out.items():
         if type(value) is str:
             if name in typed:
-                out[name] = _hydrated(view, typed[name], value, where)
+                out[name] = _json_of(value)
         elif isinstance(value, str):  # Raw, Markup: plain text
             text = out[name] = str.__str__(value)
             if name in typed:
-                out[name] = _hydrated(view, typed[name], text, where)
+                out[name] = _json_of(text)
     return out
 
 
 _TEXT_TYPES = frozenset({ParameterViewType.STRING, None})
 
 
-@by_identity
 def _shape(view: FunctionView) -> tuple[tuple[str, ...], dict[str, ParameterView]]:
-    """The view's parameter names, and its parameters that are not text, by name."""
+    """The view's parameter names, and its parameters that are not text, by name.
+
+    Derived once per view and kept with it (:func:`sktypes.views.derived`).
+    """
     names = tuple(p.name for p in view.parameters)
     typed = {p.name: p for p in view.parameters if p.type not in _TEXT_TYPES}
     return names, typed
 
 
-def _hydrated(view: FunctionView, param: ParameterView, text: str, where: str | None) -> Any:
-    """Template text bound to a parameter that is not a string, as the parameter's type."""
+def _json_of(text: str) -> Any:
+    """Template text bound to a parameter that is not a string: the JSON it holds, else itself.
+
+    Reading it is not deciding about it: the function's argument contract does that when
+    the kernel invokes it (``'many'`` for an ``int`` is refused there, with the path).
+    """
     try:
-        return hydrate(param, text)
-    except HydrationError as exc:
-        raise TemplateError(
-            f"argument {param.name!r} of {view.fully_qualified_name}: {exc.message}", where=where
-        ) from None
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        pass
+    if text.lstrip()[:1] in ("{", "["):
+        try:
+            return hydrate({}, text)  # any JSON value, repaired (single quotes, commas...)
+        except HydrationError:
+            pass
+    return text
 
 
 async def invoke(

@@ -29,7 +29,7 @@ from referencing.jsonschema import DRAFT202012
 import sktypes as sk
 from examples.date_weather import DatePluginSimpleComplex, WeatherPluginSimpleComplex
 from sktypes.kernel import Kernel, KernelPlugin
-from sktypes.kernel_openapi import openapi_plugin as _openapi_plugin
+from sktypes.kernel import openapi_plugin as _openapi_plugin
 from tests.typefamilies import FAMILIES
 
 TODAY = dt.date(2026, 1, 1)

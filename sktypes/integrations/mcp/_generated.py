@@ -19,18 +19,17 @@ from typing import Any
 import orjson
 
 from sktypes._documents import read_document
-from sktypes.cli._targets import TargetError
+from sktypes._imports import TargetError
 from sktypes.errors import SktypesError
 from sktypes.integrations.mcp._remote import collected, paged
 from sktypes.integrations.mcp._responses import body_of, recording
 from sktypes.integrations.mcp._targets import (
     Item,
     LoadOptions,
-    contract_preparer,
+    bound_to,
     credentials_for,
     names_of,
     plain,
-    preparer,
 )
 from sktypes.integrations.mcp._tools import Served
 from sktypes.kernel import Kernel, KernelFunction
@@ -62,9 +61,7 @@ def generated_items(
     )
     if spec is None:
         return [
-            Item(
-                Served(fn.view, preparer(fn), _response_call(fn, None, options)), names_of(fn.view)
-            )
+            Item(Served(fn.view, fn.prepare, _response_call(fn, None, options)), names_of(fn.view))
             for fn in functions
         ]
     out: list[Item] = []
@@ -80,14 +77,15 @@ def generated_items(
                 f"{module.__name__}: {fn.name} does not match its operation in {spec.source}; "
                 "served as the package declares it"
             )
-            served = Served(fn.view, preparer(fn), _response_call(fn, None, options))
+            served = Served(fn.view, fn.prepare, _response_call(fn, None, options))
             out.append(Item(served, names_of(fn.view)))
             continue
         contract = dataclasses.replace(view, plugin_name=name)
+        bound = bound_to(contract, fn)  # the spec's view checks, the method's types hydrate
         served = Served(
             contract,
-            contract_preparer(contract, fn),
-            _response_call(fn, operation, options),
+            bound.prepare,
+            _response_call(bound, operation, options),
             operation.method,
             operation.response_content_type,
         )

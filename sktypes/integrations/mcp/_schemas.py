@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from sktypes.jsondoc import JsonDocument
 from sktypes.schema import (
+    AnyNode,
     ArrayNode,
     BooleanNode,
     ConstNode,
@@ -29,14 +30,15 @@ from sktypes.schema import (
     RefNode,
     StringNode,
     UnionNode,
+    inline_refs,
     parse,
 )
 from sktypes.schema._detail import compact_schema, full_schema
-from sktypes.schema._inline import inline_refs
 from sktypes.views import FunctionView
 
 __all__ = [
     "DriftMode",
+    "admits_anything",
     "binary_inputs",
     "binary_media_type",
     "binary_schema",
@@ -141,6 +143,11 @@ def binary_schema(schema: JsonDocument, media_type: str) -> JsonDocument:
     return JsonDocument.from_value(out)
 
 
+def admits_anything(schema: JsonDocument) -> bool:
+    """Whether the schema admits every value (``{}``, ``true``, Python's ``Any``)."""
+    return isinstance(parse(schema).root, AnyNode)
+
+
 def only_objects(schema: JsonDocument) -> bool:
     """Whether every value the schema admits is a JSON object (no wrapping needed)."""
     kinds = _kinds(parse(schema).root, frozenset())
@@ -190,38 +197,45 @@ def _kind_of(value: Any) -> str:
 
 
 def output_schema(
-    schema: JsonDocument, *, wrap: bool, drift: DriftMode, modern: bool, detail: str = "full"
+    schema: JsonDocument, *, wrap: bool, modern: bool, detail: str = "full"
 ) -> dict[str, Any]:
-    """The ``outputSchema`` of a result with ``schema``, as one era's clients get it.
+    """The ``outputSchema`` of a result with ``schema``: the declared shape at the root.
 
-    ``wrap``: the result travels as ``{"result": value}``. With ``drift="warn"`` the schema
-    also admits the drift envelope ``{"drift": [...], "result": value}``, so a client that
-    checks results accepts a drifted one (see :mod:`._tools`). ``detail``: ``compact``
-    writes the schema as a compact manual does (shape and constraints, no descriptions).
+    ``wrap``: the result travels as ``{"result": value}`` (clients that take only object
+    results, and results that may be ``null``). Nothing else is admitted: a result that
+    breaks the schema (drift) is reported as an error result, which clients do not check
+    against the output schema (see :mod:`._tools`). Clients before ``modern`` protocols
+    want ``type: object`` at the root: an object result's schema that only says so through
+    a ``$ref`` says it there too (the same values are admitted). A root that is only a
+    reference to a definition (a recursive model) is that definition, written at the root
+    (its ``properties`` are where clients look for them; the definitions stay for the
+    recursion). ``detail``: ``compact`` writes the schema as a compact manual does (shape
+    and constraints, no descriptions).
     """
     shape = compact_schema(schema, result=True) if detail == "compact" else full_schema(schema)
-    body: dict[str, Any] = tool_schema(shape)
+    body: dict[str, Any] = _root_in_place(tool_schema(shape))
+    if not wrap:
+        if not modern and "type" not in body:
+            body = {"type": "object", **body}
+        return body
     defs = body.pop("$defs", None)
-    if drift == "warn":
-        if wrap:  # {"result": S}, or {"drift": [...], "result": anything}
-            out: dict[str, Any] = {
-                "type": "object",
-                "required": ["result"],
-                "anyOf": [{"properties": {"result": body}}, {"required": ["drift"]}],
-            }
-        elif modern:  # S, or the envelope (no object type at the root to lean on)
-            out = {"anyOf": [body, {"type": "object", "required": ["drift"]}]}
-        else:  # an object: S, or the envelope
-            if body.get("type") == "object":  # said once, at the root
-                body = {k: v for k, v in body.items() if k != "type"}
-            out = {"type": "object", "anyOf": [body, {"required": ["drift"]}]}
-    elif wrap:
-        out = {"type": "object", "properties": {"result": body}, "required": ["result"]}
-    else:
-        out = body
+    out: dict[str, Any] = {"type": "object", "properties": {"result": body}, "required": ["result"]}
     if defs:
         out["$defs"] = defs
     return out
+
+
+def _root_in_place(body: dict[str, Any]) -> dict[str, Any]:
+    """``{"$ref": "#/$defs/X", "$defs": ...}`` → X's keywords at the root, ``$defs`` kept."""
+    ref = body.get("$ref")
+    defs = body.get("$defs")
+    if set(body) != {"$ref", "$defs"} or not isinstance(ref, str) or not isinstance(defs, dict):
+        return body
+    name = ref.removeprefix("#/$defs/")
+    target = defs.get(name) if ref.startswith("#/$defs/") else None
+    if not isinstance(target, dict) or "$defs" in target or "$ref" in target:
+        return body
+    return {**target, "$defs": defs}
 
 
 def tool_schema(schema: dict[str, Any]) -> dict[str, Any]:

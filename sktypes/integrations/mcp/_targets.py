@@ -19,6 +19,7 @@ Everything is loaded before the server starts: a target that cannot be served is
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import sys
@@ -31,8 +32,8 @@ from typing import Any
 import httpx
 
 from sktypes._documents import read_document
+from sktypes._imports import TargetError, load_module, load_object
 from sktypes.auth import SecurityCredentials
-from sktypes.cli._targets import TargetError, load_module, load_object
 from sktypes.content._codec import to_plain_json
 from sktypes.errors import SktypesError
 from sktypes.integrations.mcp._remote import collected, paged
@@ -40,24 +41,21 @@ from sktypes.integrations.mcp._responses import media_type, recording
 from sktypes.integrations.mcp._schemas import binary_media_type
 from sktypes.integrations.mcp._tools import Binary, Noted, Served
 from sktypes.introspect import kernel_function_info
-from sktypes.kernel import Kernel, KernelFunction
-from sktypes.kernel._prepare import prepare_arguments
+from sktypes.kernel import Kernel, KernelFunction, openapi_plugin
 from sktypes.manual import views_from_manual
 from sktypes.openapi import OpenApiPlugin, Operation
 from sktypes.openapi._select import Candidate, operation_candidate, select
 from sktypes.remote import ApiClient
-from sktypes.validate import validate_arguments
 from sktypes.views import FunctionView
 
 __all__ = [
     "Item",
     "LoadOptions",
-    "contract_preparer",
+    "bound_to",
     "credentials_for",
     "load_served",
     "names_of",
     "plain",
-    "preparer",
 ]
 
 _SPEC_SUFFIXES = (".yaml", ".yml", ".json")
@@ -242,7 +240,7 @@ def _kernel_functions(
             for fn in functions
         ]
     return [
-        Item(Served(fn.view, preparer(fn), _executor(fn, options)), names_of(fn.view))
+        Item(Served(fn.view, fn.prepare, _executor(fn, options)), names_of(fn.view))
         for fn in functions
     ]
 
@@ -255,13 +253,6 @@ def _through(
         return plain(fn, await collected(value, options))
 
     return execute
-
-
-def preparer(fn: KernelFunction) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    def prepare(arguments: dict[str, Any]) -> dict[str, Any]:
-        return prepare_arguments(fn, arguments)
-
-    return prepare
 
 
 def _executor(fn: KernelFunction, options: LoadOptions) -> Callable[[dict[str, Any]], Any]:
@@ -328,12 +319,8 @@ def _document_items(path: Path, options: LoadOptions, select_here: bool) -> list
                 f"{', '.join(str(m) for m in options.implementations)}",
                 file=str(path),
             )
-        out.append(
-            Item(
-                Served(view, contract_preparer(view, impl), _executor(impl, options)),
-                names_of(view),
-            )
-        )
+        bound = bound_to(view, impl)
+        out.append(Item(Served(view, bound.prepare, _executor(bound, options)), names_of(view)))
     return out
 
 
@@ -357,45 +344,55 @@ def _implementations(modules: Sequence[Any]) -> dict[str, KernelFunction]:
     return found
 
 
-def contract_preparer(
-    view: FunctionView, impl: KernelFunction
-) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    def prepare(arguments: dict[str, Any]) -> dict[str, Any]:
-        validate_arguments(view, arguments)  # the listed contract first
-        return prepare_arguments(impl, arguments)
+def bound_to(view: FunctionView, impl: KernelFunction) -> KernelFunction:
+    """``impl`` called under the listed ``view``: one contract, the listing's schemas.
 
-    return prepare
+    Each listed parameter takes the native type and default of ``impl``'s parameter of
+    that name (and is required when either says so): the contract then checks what the
+    client was shown and hydrates what the implementation declares.
+    """
+    own = {p.name: p for p in impl.view.parameters}
+    parameters = tuple(
+        dataclasses.replace(
+            p,
+            native_type=own[p.name].native_type,
+            default_value=own[p.name].default_value,
+            is_required=p.is_required or own[p.name].is_required,
+        )
+        if p.name in own
+        else p
+        for p in view.parameters
+    )
+    typed = dataclasses.replace(view, parameters=parameters)
+    return KernelFunction(typed, impl.invoker, impl.hydrate)
 
 
 # --- OpenAPI documents --------------------------------------------------------------
 
 
 def _openapi(plugin: OpenApiPlugin, options: LoadOptions) -> list[Item]:
-    from sktypes.kernel_openapi import openapi_functions
-
     options.warnings.extend(plugin.warnings)
     base = options.base_url
-    credentials = credentials_for(plugin, options)
-    functions, _ = openapi_functions(
+    functions = openapi_plugin(
         plugin,
         server_url=base,
         client=options.client,
-        credentials=credentials,
+        credentials=credentials_for(plugin, options),
         headers=options.headers,
     )
     out: list[Item] = []
-    for fn, view in zip(functions, plugin.views, strict=True):
-        operation = plugin.operation(fn.name)
+    for fn in functions.values():
+        operation = plugin.operation(fn.name)  # the one object owning the view and its binding
         url = base or (operation.servers or plugin.servers or ("",))[0]
         served = Served(
             fn.view,
-            preparer(fn),
+            fn.prepare,
             _json_call(fn, operation.response_content_type, options, operation),
             operation.method,
             operation.response_content_type,
         )
         check = None if url.startswith(("http://", "https://")) else _no_url(plugin, operation, url)
-        out.append(Item(served, operation_candidate(operation, view), check))
+        out.append(Item(served, operation_candidate(operation), check))
     return out
 
 

@@ -1,9 +1,9 @@
 """Function views as MCP tools: the ``tools/list`` entries and the ``tools/call`` results.
 
 A :class:`Served` function is a view (the contract the client sees) with two steps: ``prepare``
-checks the client's JSON arguments against the view and hydrates them (raising
-:class:`~sktypes.ArgumentsError` / :class:`~sktypes.HydrationError`), ``execute`` calls the
-function and returns its result as JSON. :class:`ToolSet` turns them into tools and results:
+has the argument contract decide about the client's JSON arguments (raising
+:class:`~sktypes.ArgumentsError`, whose text the client gets), ``execute`` calls the function
+and returns its result as JSON. :class:`ToolSet` turns them into tools and results:
 
 - ``inputSchema`` is the view's arguments schema (draft 2020-12, ``$defs`` hoisted);
 - ``outputSchema`` is the return schema. Clients before protocol 2026-07-28 accept only
@@ -21,12 +21,14 @@ function and returns its result as JSON. :class:`ToolSet` turns them into tools 
   type (image, audio, or an embedded blob) instead of the text block; a result declared as
   bytes (``format: binary``) has the output schema of its base64 text
   (``contentEncoding: base64``), which is its ``structuredContent``;
-- a result that breaks its schema (an API's *drift* from its spec) is still returned, whole,
-  as ``{"drift": [problems], "result": value}`` with ``_meta["sktypes/drift"]`` and a warning
-  block. So that clients which check results against ``outputSchema`` (the official SDK does)
-  accept it, the output schema admits that envelope beside the declared shape
-  (``anyOf``). With ``drift="error"`` the schema is the declared shape alone and a drifted
-  result is an error result holding the whole value.
+- ``outputSchema`` is the declared shape and nothing else (a client typing results from
+  ``outputSchema.properties`` finds the result there). A result that breaks it (an API's
+  *drift* from its spec) is still returned whole, as an *error result* (``isError``): the
+  protocol asks a successful result's ``structuredContent`` to conform to the output schema,
+  and clients check only successful results (the official SDK does exactly that). Its
+  content is the value as received (its block) and a warning listing the problems; its
+  ``_meta["sktypes/drift"]`` holds them as ``{path, message, input}``. With
+  ``drift="error"`` the text says it failed instead of warning.
 """
 
 from __future__ import annotations
@@ -43,10 +45,17 @@ import orjson
 from mcp.types.version import is_version_at_least
 
 from sktypes._stages import stage
-from sktypes.errors import ArgumentsError, ErrorDetail, HydrationError, SktypesError
-from sktypes.integrations.mcp._errors import api_error_text, invalid_arguments_text
+from sktypes.errors import (
+    ArgumentsError,
+    ErrorDetail,
+    HydrationError,
+    SktypesError,
+    arguments_header,
+)
+from sktypes.integrations.mcp._errors import api_error_text
 from sktypes.integrations.mcp._schemas import (
     DriftMode,
+    admits_anything,
     binary_inputs,
     binary_media_type,
     binary_schema,
@@ -144,10 +153,10 @@ class Served:
 
     Attributes:
         view: what the client sees: name, description, arguments and return schemas.
-        prepare: the client's JSON arguments → what ``execute`` takes; raises
-            :class:`ArgumentsError` or :class:`HydrationError` for bad arguments. ``None``:
-            ``execute`` checks them itself (a kernel's invocation filters run first), and
-            those two errors from it are bad arguments too.
+        prepare: the client's JSON arguments → what ``execute`` takes (the argument
+            contract's decision); raises :class:`ArgumentsError` for bad arguments.
+            ``None``: ``execute`` has them decided itself (a kernel's invocation filters run
+            first), and an :class:`ArgumentsError` from it is about the arguments too.
         execute: calls the function; returns its result as JSON (``None`` for nothing).
         method: the HTTP method of a remote operation (for the tool's annotations).
         media_type: the media type the result is declared with (a remote operation's
@@ -305,9 +314,7 @@ class ToolSet:
         if entry.schema is not None:
             wrap = entry.wrap_modern if modern else entry.wrap_legacy
             if not seen.deferred:
-                output = output_schema(
-                    entry.schema, wrap=wrap, drift=self.drift, modern=modern, detail=self.detail
-                )
+                output = output_schema(entry.schema, wrap=wrap, modern=modern, detail=self.detail)
             if wrap:
                 meta = {WRAPPED_META: True}
         return types.Tool(
@@ -334,20 +341,19 @@ class ToolSet:
         Nothing raises: bad arguments and failures become error results whose text a model
         can act on (every bad argument named by its path).
         """
-        view = entry.served.view
         args = dict(arguments or {})
         prepare = entry.served.prepare
         try:
             ready = args if prepare is None else prepare(args)
-        except (ArgumentsError, HydrationError) as exc:
-            return _error(invalid_arguments_text(entry.name, view, args, exc.errors)), "invalid"
+        except HydrationError as exc:  # the contract's ArgumentsError
+            return _error(exc.for_llm(header=arguments_header(entry.name))), "invalid"
         try:
             value = await entry.served.execute(ready)
-        except (ArgumentsError, HydrationError) as exc:
+        except ArgumentsError as exc:
             if prepare is not None:  # raised by the function itself, not about the arguments
                 log.info("%s failed: %s", entry.name, exc)
                 return _error(f"{entry.name} failed: {exc}"), "error"
-            return _error(invalid_arguments_text(entry.name, view, args, exc.errors)), "invalid"
+            return _error(exc.for_llm(header=arguments_header(entry.name))), "invalid"
         except ApiError as exc:
             log.info("%s failed: the API answered %s", entry.name, exc.status_code)
             return _error(api_error_text(entry.name, exc)), "error"
@@ -404,20 +410,25 @@ class ToolSet:
             entry.name,
             "; ".join(lines),
         )
-        warning = (
-            "warning: the result does not match the declared output schema (drift); it is "
-            "returned as received. Problems:\n" + "\n".join(f"- {line}" for line in lines)
-        )
+        listed = "\n".join(f"- {line}" for line in lines)
         if self.drift == "error":
-            failure = warning.replace("warning: ", "error: ", 1)
+            failure = (
+                "error: the result does not match the declared output schema (drift). "
+                "Problems:\n" + listed
+            )
             if first is not None:  # the value as its own block (bytes), then the error
                 blocks = [first, types.TextContent(text=failure)]
                 return types.CallToolResult(content=blocks, is_error=True), "error"
             return _error(_dumps(value) + "\n\n" + failure), "error"
+        warning = (
+            "warning: the result does not match the declared output schema (drift); it is "
+            "returned whole, as received, above. Problems:\n" + listed
+        )
+        shown = first if first is not None else _text_block(value)
         return (
             types.CallToolResult(
-                content=[*([] if shown is None else [shown]), types.TextContent(text=warning)],
-                structured_content={"drift": lines, "result": value},
+                content=[shown, types.TextContent(text=warning)],
+                is_error=True,  # only a conforming value may be a successful structured result
                 _meta={DRIFT_META: [p.to_dict() for p in problems]},
             ),
             "drift",
@@ -428,10 +439,11 @@ class ToolSet:
     ) -> tuple[types.CallToolResult, str]:
         """Bytes: their content block, and their base64 text as the structured value.
 
-        Bytes where the schema declares JSON are drift: returned whole, with the warning.
+        Bytes where the schema declares JSON are drift: returned whole, with the warning. A
+        schema that admits anything (``Any``) takes them as their base64 text.
         """
         found: list[ErrorDetail] = []
-        if entry.schema is not None and entry.binary is None:
+        if entry.schema is not None and entry.binary is None and not admits_anything(entry.schema):
             found.append(ErrorDetail("$", f"expected JSON, got bytes ({value.media_type})"))
         return self._result(entry, value.base64, modern, found, value.block(entry.name))
 

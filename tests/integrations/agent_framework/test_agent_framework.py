@@ -31,6 +31,7 @@ from examples.date_weather import DateResponse
 from sktypes.integrations import agent_framework as integration
 from sktypes.integrations._core import Source
 from sktypes.kernel import Kernel
+from tests import doors
 from tests.integrations import support
 
 
@@ -126,8 +127,20 @@ def test_unknown_and_missing_arguments_are_refused_with_their_paths() -> None:
         ),
         answer(),
     )
-    assert "'node' was unexpected" in text(unknown)
-    assert "'numDays' is a required property" in text(missing)
+    assert "- at $.node: unknown argument (known: numDays)" in text(unknown)
+    assert "- at $.numDays: required argument missing" in text(missing)
+
+
+@pytest.mark.parametrize("case", sorted(doors.CASES))
+def test_the_doors_cases_through_the_agent_loop(case: str) -> None:
+    """Agent Framework's own call path accepts and refuses as every door does, in the same words."""
+    call = doors.CASES[case]
+    tools = integration.export(doors.Travel())
+    _, (result,) = run(tools, calls(("Travel-book", call.arguments)), answer())
+    if call.accepted:
+        assert text(result) == call.value
+    else:
+        assert doors.problem_lines(text(result)) == call.problems
 
 
 def test_every_family_goes_through_and_comes_back_typed() -> None:

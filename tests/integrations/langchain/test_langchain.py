@@ -27,6 +27,7 @@ from examples.date_weather import DateResponse
 from sktypes.integrations import SchemaCutWarning
 from sktypes.integrations import langchain as integration
 from sktypes.kernel import Kernel
+from tests import doors
 from tests.integrations import support
 
 pytestmark = pytest.mark.filterwarnings("ignore::sktypes.integrations.SchemaCutWarning")
@@ -103,8 +104,25 @@ def test_unknown_and_missing_arguments_are_refused() -> None:
             ("DatePluginSimpleComplex-GetDate1", {}),
         ),
     )
-    assert "'node' was unexpected" in unknown.text
-    assert "'numDays' is a required property" in missing.text
+    assert "- at $.node: unknown argument (known: numDays)" in unknown.text
+    assert "- at $.numDays: required argument missing" in missing.text
+
+
+@pytest.mark.parametrize("use_async", [False, True])
+@pytest.mark.parametrize("case", sorted(doors.CASES))
+def test_the_doors_cases_through_the_agent_loop(case: str, use_async: bool) -> None:
+    """LangChain's own call path accepts and refuses as every door does, in the same words."""
+    call = doors.CASES[case]
+    _, (message,) = run(
+        integration.export(doors.Travel()),
+        calls(("Travel-book", call.arguments)),
+        use_async=use_async,
+    )
+    if call.accepted:
+        assert message.status == "success" and message.artifact == call.value
+    else:
+        assert message.status == "error"
+        assert doors.problem_lines(message.text) == call.problems
 
 
 def test_every_family_goes_through_and_comes_back_typed() -> None:

@@ -39,6 +39,7 @@ from examples.date_weather import DateResponse
 from sktypes.integrations import openai_agents as integration
 from sktypes.integrations._schema import restore_absent
 from sktypes.kernel import Kernel
+from tests import doors
 from tests.integrations import support
 
 set_tracing_disabled(True)
@@ -141,8 +142,20 @@ def test_unknown_and_malformed_arguments_are_refused() -> None:
             ("DatePluginSimpleComplex-GetDate1", "[1, 2"),
         ),
     )
-    assert "'node' was unexpected" in unknown.output
+    assert "- at $.node: unknown argument (known: numDays)" in unknown.output
     assert garbage.output.startswith("The arguments for") and "JSON" in garbage.output
+
+
+@pytest.mark.parametrize("case", sorted(doors.CASES))
+def test_the_doors_cases_through_the_runner(case: str) -> None:
+    """The Agents SDK's own call path accepts and refuses as every door does, in the same words."""
+    call = doors.CASES[case]
+    _, (item,) = run(integration.export(doors.Travel()), calls(("Travel-book", call.arguments)))
+    if call.accepted:
+        assert isinstance(item.output, integration.ToolResult)
+        assert item.output.value == call.value
+    else:
+        assert doors.problem_lines(item.output) == call.problems
 
 
 def test_strict_nulls_stand_for_absent_arguments() -> None:

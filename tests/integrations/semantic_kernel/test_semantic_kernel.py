@@ -45,6 +45,7 @@ from examples.date_weather import DateResponse, WeatherForecast
 from sktypes.integrations import SchemaCutWarning
 from sktypes.integrations import semantic_kernel as integration
 from sktypes.kernel import Kernel
+from tests import doors
 from tests.integrations import support
 
 pytestmark = pytest.mark.filterwarnings("ignore::sktypes.integrations.SchemaCutWarning")
@@ -222,6 +223,93 @@ def test_direct_invoke_returns_the_typed_value_and_raises_on_bad_arguments() -> 
         assert isinstance(cause.__cause__, sk.ArgumentsError)
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("case", sorted(doors.CASES))
+def test_the_doors_cases_through_kernel_invoke(case: str) -> None:
+    """Semantic Kernel's ``kernel.invoke`` accepts and refuses as every door does, in the same
+    words (unknown arguments included: an export sees every argument of the call)."""
+    call = doors.CASES[case]
+    kernel = SKKernel()
+    plugin = kernel.add_plugin(integration.export(doors.Travel()))
+
+    async def run() -> Any:
+        try:
+            got = await kernel.invoke(plugin["book"], KernelArguments(**call.arguments))
+        except Exception as exc:  # Semantic Kernel's KernelInvokeException
+            return exc.__cause__
+        assert got is not None
+        return got.value
+
+    outcome = asyncio.run(run())
+    if call.accepted:
+        assert outcome == call.value
+    else:
+        assert isinstance(outcome, FunctionExecutionException)
+        assert doors.problem_lines(str(outcome)) == call.problems
+
+
+@pytest.mark.parametrize("case", ["good", "lax", "bad"])
+def test_the_doors_cases_through_the_function_calling_loop(case: str) -> None:
+    """The loop refuses unknown and missing arguments itself, in its words; the rest as sktypes."""
+    sent = doors.CASES[case]
+    _, history = converse(
+        integration.export(doors.Travel()), call("Travel-book", sent.arguments), answer()
+    )
+    (result,) = results(history)
+    if sent.accepted:
+        assert result.result == sent.value
+    else:
+        assert doors.problem_lines(str(result.result)) == sent.problems
+
+
+class Cart:
+    """A cart."""
+
+    @sk.kernel_function
+    def checkout(self, items: list[str], note: str = "") -> int:
+        """Check the items out."""
+        return len(items)
+
+
+def test_direct_invoke_refuses_unknown_arguments_like_every_framework() -> None:
+    """Semantic Kernel hands a function only what it declares; an export sees them all."""
+    kernel = SKKernel()
+    plugin = kernel.add_plugin(integration.export(Cart()))
+
+    async def run() -> Any:
+        ok = await kernel.invoke(plugin["checkout"], KernelArguments(items=["a"]))
+        assert ok is not None and ok.value == 1
+        with pytest.raises(Exception) as raised:
+            await kernel.invoke(plugin["checkout"], KernelArguments(items=[], coupon="FREE"))
+        return raised.value.__cause__
+
+    cause = asyncio.run(run())
+    assert isinstance(cause, FunctionExecutionException)
+    assert isinstance(cause.__cause__, sk.ArgumentsError)
+    assert str(cause) == (
+        "The arguments for Cart-checkout could not be used. Fix these problems and call it "
+        "again:\n- at $.coupon: unknown argument (known: items, note)"
+    )
+
+
+def test_the_callers_variables_in_the_function_calling_loop_are_not_the_models() -> None:
+    kernel = SKKernel()
+    kernel.add_plugin(integration.export(Cart()))
+    script = [call("Cart-checkout", {"items": ["a", "b"]}), answer()]
+    service = ScriptedService(ai_model_id="s", script=script, requests=[])
+    kernel.add_service(service)
+    history = ChatHistory()
+    history.add_user_message("go")
+    settings = OpenAIChatPromptExecutionSettings(
+        function_choice_behavior=FunctionChoiceBehavior.Auto()
+    )
+    caller = KernelArguments(user="ada")  # a variable of the chat call, not of the tool
+    asyncio.run(
+        service.get_chat_message_contents(history, settings, kernel=kernel, arguments=caller)
+    )
+    (result,) = results(history)
+    assert result.result == 2
 
 
 # --- what the model is sent ---------------------------------------------------------
