@@ -259,9 +259,16 @@ class Binding:
 
 
 def dump_views(
-    plugin_name: str, views: list[FunctionView], bindings: list[Binding], *, indent: bool = False
+    plugin_name: str,
+    views: list[FunctionView],
+    bindings: list[Binding],
+    *,
+    indent: bool = False,
+    spec: Mapping[str, Any] | None = None,
 ) -> str:
     """Serialize ``views`` with their bindings, every shared ``$defs`` entry written once.
+
+    ``spec`` is what the file records of the spec itself (its ``spec`` member).
 
     Each schema's ``$defs`` object is replaced by the list of its names; the definitions go
     to one top-level ``defs`` object. The schemas are written from their frozen values,
@@ -291,6 +298,7 @@ def dump_views(
     document = {
         "format": VIEWS_FORMAT,
         "plugin": plugin_name,
+        **({"spec": spec} if spec is not None else {}),
         "functions": functions,
         "defs": dict(sorted(defs.items())),
     }
@@ -326,12 +334,14 @@ def _plain(value: Any) -> Any:
     raise TypeError(type(value).__name__)
 
 
-_FEATURES = ("pagination", "stream")
+_FEATURES = ("pagination", "stream", "operation")
 """What a views file records per function besides its view and binding."""
 
 
-def load_views(text: str | bytes) -> tuple[list[FunctionView], list[Binding]]:
-    """Read :func:`dump_views` output: the views (no native types yet) and their bindings.
+def load_views(text: str | bytes) -> tuple[list[FunctionView], list[Binding], Mapping[str, Any]]:
+    """Read :func:`dump_views` output: views (no native types yet), bindings, spec record.
+
+    The spec record is empty for a file that records none.
 
     Every definition is frozen once and shared by the schemas that use it.
 
@@ -357,7 +367,7 @@ def load_views(text: str | bytes) -> tuple[list[FunctionView], list[Binding]]:
         views.append(FunctionView.from_dict(data))
         features = {k: entry[k] for k in _FEATURES if k in entry}
         bindings.append(Binding(entry["method"], entry.get("arguments") or {}, features))
-    return views, bindings
+    return views, bindings, document.get("spec") or {}
 
 
 class PackageViews:
@@ -379,13 +389,17 @@ class PackageViews:
         self._package = package
         self._resource = resource
         self._lock = threading.Lock()
-        self._loaded: tuple[list[FunctionView], list[Binding]] | None = None
+        self._loaded: tuple[list[FunctionView], list[Binding], Mapping[str, Any]] | None = None
         self._typed: dict[type, list[_Typed]] = {}
 
     def __get__(self, instance: object, owner: type) -> Callable[[], list[FunctionView]]:
         return functools.partial(self._views, instance, owner)
 
-    def _load(self) -> tuple[list[FunctionView], list[Binding]]:
+    def recorded(self) -> tuple[list[FunctionView], list[Binding], Mapping[str, Any]]:
+        """The file as :func:`load_views` reads it (read once; what ``sktypes serve`` uses)."""
+        return self._load()
+
+    def _load(self) -> tuple[list[FunctionView], list[Binding], Mapping[str, Any]]:
         if self._loaded is None:
             with self._lock:
                 if self._loaded is None:
@@ -406,7 +420,7 @@ class PackageViews:
     def _typed_views(self, owner: type) -> list[_Typed]:
         found = self._typed.get(owner)
         if found is None:
-            views, bindings = self._load()
+            views, bindings, _ = self._load()
             found = [_typed(view, b, owner) for view, b in zip(views, bindings, strict=True)]
             self._typed[owner] = found
         return found
