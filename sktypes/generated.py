@@ -260,8 +260,16 @@ class Binding:
     features: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
 
-def dump_views(plugin_name: str, bindings: list[Binding], *, indent: bool = False) -> str:
+def dump_views(
+    plugin_name: str,
+    bindings: list[Binding],
+    *,
+    indent: bool = False,
+    spec: Mapping[str, Any] | None = None,
+) -> str:
     """Serialize the bindings' views and methods, every shared ``$defs`` entry written once.
+
+    ``spec`` is what the file records of the spec itself (its ``spec`` member).
 
     Each schema's ``$defs`` object is replaced by the list of its names; the definitions go
     to one top-level ``defs`` object. The schemas are written from their frozen values,
@@ -292,6 +300,7 @@ def dump_views(plugin_name: str, bindings: list[Binding], *, indent: bool = Fals
     document = {
         "format": VIEWS_FORMAT,
         "plugin": plugin_name,
+        **({"spec": spec} if spec is not None else {}),
         "functions": functions,
         "defs": dict(sorted(defs.items())),
     }
@@ -327,12 +336,15 @@ def _plain(value: Any) -> Any:
     raise TypeError(type(value).__name__)
 
 
-_FEATURES = ("pagination", "stream")
+_FEATURES = ("pagination", "stream", "operation")
 """What a views file records per function besides its view and binding."""
 
 
-def load_views(text: str | bytes) -> list[Binding]:
-    """Read :func:`dump_views` output: each view (no native types yet) with its method.
+def load_views(text: str | bytes) -> tuple[list[Binding], Mapping[str, Any]]:
+    """Read :func:`dump_views` output: the bindings, and the spec record.
+
+    Each binding holds its view (no native types yet) and its method; the spec record is
+    empty for a file that records none.
 
     Every definition is frozen once and shared by the schemas that use it.
 
@@ -357,7 +369,7 @@ def load_views(text: str | bytes) -> list[Binding]:
         view = FunctionView.from_dict(data)
         features = {k: entry[k] for k in _FEATURES if k in entry}
         bindings.append(Binding(view, entry["method"], entry.get("arguments") or {}, features))
-    return bindings
+    return bindings, document.get("spec") or {}
 
 
 class PackageViews:
@@ -379,13 +391,17 @@ class PackageViews:
         self._package = package
         self._resource = resource
         self._lock = threading.Lock()
-        self._loaded: list[Binding] | None = None
+        self._loaded: tuple[list[Binding], Mapping[str, Any]] | None = None
         self._typed: dict[type, list[_Typed]] = {}
 
     def __get__(self, instance: object, owner: type) -> Callable[[], list[FunctionView]]:
         return functools.partial(self._views, instance, owner)
 
-    def _load(self) -> list[Binding]:
+    def recorded(self) -> tuple[list[Binding], Mapping[str, Any]]:
+        """The file as :func:`load_views` reads it (read once; what ``sktypes serve`` uses)."""
+        return self._load()
+
+    def _load(self) -> tuple[list[Binding], Mapping[str, Any]]:
         if self._loaded is None:
             with self._lock:
                 if self._loaded is None:
@@ -398,7 +414,7 @@ class PackageViews:
 
         What the runtime checks a response against for drift (:mod:`sktypes.remote`).
         """
-        for binding in self._load():
+        for binding in self._load()[0]:
             if binding.view.name == name:
                 return binding.view.return_parameter.schema
         return None
@@ -406,7 +422,7 @@ class PackageViews:
     def _typed_views(self, owner: type) -> list[_Typed]:
         found = self._typed.get(owner)
         if found is None:
-            found = [_typed(binding, owner) for binding in self._load()]
+            found = [_typed(binding, owner) for binding in self._load()[0]]
             self._typed[owner] = found
         return found
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sktypes.openapi import Operation
+from sktypes.openapi._records import operation_record
 from sktypes.remote import Pagination, Stream
 from sktypes_codegen._annotations import Call, Expr, Import, Name, Raw, Subscript, Value
 from sktypes_codegen._naming import py_string
@@ -127,8 +128,11 @@ def sse_of(data: Expr) -> Expr:
 
 
 def features(op: Operation) -> dict[str, Any]:
-    """What ``views.json`` records of how ``op`` pages or streams (view parameter names)."""
-    out: dict[str, Any] = {}
+    """What ``views.json`` records of ``op`` besides its view.
+
+    The operation itself, and how it pages or streams (view parameter names).
+    """
+    out: dict[str, Any] = {"operation": operation_record(op)}
     if op.pagination is not None:
         out["pagination"] = op.pagination.to_dict()
     if op.stream is not None:

@@ -24,6 +24,7 @@ from sktypes.errors import GenerationError, SktypesError
 from sktypes.generated import VIEWS_FILE, Binding, dump_views
 from sktypes.openapi import OpenApiPlugin, load_openapi
 from sktypes.openapi._naming import package_identifier
+from sktypes.openapi._records import spec_record
 from sktypes.openapi._verdicts import Verdict
 from sktypes_codegen._compile import compile_modules
 from sktypes_codegen._iterators import describe_features, features
@@ -231,7 +232,8 @@ def render_loaded(
         for op in ctx.operations
     ]
     pretty = len(bindings) <= _PRETTY_LIMIT
-    files[VIEWS_FILE] = dump_views(plugin.name, bindings, indent=pretty)
+    record = spec_record(plugin)
+    files[VIEWS_FILE] = dump_views(plugin.name, bindings, indent=pretty, spec=record)
     compile_modules(package, files, str(spec))
     notes = [(op.name, note) for op in plugin.operations for note in describe_features(op)]
     return RenderedPlugin(package, files, _warnings(plugin, spec, ctx), features=notes)

@@ -13,7 +13,9 @@ the view's schema accepts, and dumps them back unchanged — instances drawn fro
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import inspect
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,8 @@ import pytest
 
 import sktypes as sk
 from sktypes.kernel import Kernel
+from sktypes.openapi import Operation
+from sktypes.openapi._records import plugin_from_records
 from sktypes_codegen import generate_plugin
 from tests.corpus_util import CORPUS
 from tests.roundtrip import assert_same_behaviour, oracle
@@ -71,6 +75,38 @@ def assert_same_views(plugin_cls: Any, loaded: sk.OpenApiPlugin) -> list[sk.Func
     return views
 
 
+def _recorded_part(op: Operation) -> Operation:
+    """``op`` without what ``views.json`` leaves to the views (schemas, bodies, texts)."""
+    params = tuple(
+        dataclasses.replace(p, schema=None, content_type=None, description=None, deprecated=False)
+        for p in op.parameters
+    )
+    return dataclasses.replace(
+        op,
+        summary=None,
+        description=None,
+        parameters=params,
+        request_body=None,
+        success_status=None,
+        response_schema=None,
+        responses=(),
+        deprecated=False,
+        item_schema=None,
+    )
+
+
+def assert_same_operations(plugin_cls: Any, loaded: sk.OpenApiPlugin) -> None:
+    """What ``views.json`` records serves the operations ``load_openapi`` gives."""
+    bindings, spec = inspect.getattr_static(plugin_cls, "__function_views__").recorded()
+    carried = plugin_from_records(loaded.name, bindings, spec, "views.json")
+    assert carried is not None
+    assert (carried.title, carried.version) == (loaded.title, loaded.version)
+    assert (carried.openapi_version, carried.servers) == (loaded.openapi_version, loaded.servers)
+    assert carried.security_schemes == loaded.security_schemes
+    assert carried.views == loaded.views
+    assert carried.operations == [_recorded_part(op) for op in loaded.operations]
+
+
 def slots(views: list[sk.FunctionView]) -> list[tuple[str, Any, dict[str, Any]]]:
     """``(label, native type, schema)`` of every parameter and return that has a schema."""
     out = []
@@ -96,6 +132,7 @@ def test_generated_plugin_carries_the_spec_views_and_behaves_like_them(
     plugin_cls = import_generated(SPECS[key], generated, f"consistency_{key}")
     loaded = sk.load_openapi(SPECS[key], validate=False)
     views = assert_same_views(plugin_cls, loaded)
+    assert_same_operations(plugin_cls, loaded)
     for label, native_type, schema in slots(views):
         try:
             assert_same_behaviour(native_type, schema, examples=10)

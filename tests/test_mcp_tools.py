@@ -586,6 +586,54 @@ def test_every_acyclic_definition_can_be_written_in_place() -> None:
     assert out["properties"]["b"] == out["properties"]["c"] == {"type": "string", "maxLength": 3}
 
 
+def _as_generated_before_records(package: Path) -> None:
+    """``package`` as an earlier sktypes wrote it: ``views.json`` records no operations."""
+    document = json.loads((package / "views.json").read_text())
+    del document["spec"]
+    for entry in document["functions"]:
+        del entry["operation"]
+    (package / "views.json").write_text(json.dumps(document))
+
+
+def test_a_generated_package_is_served_from_its_views_file_without_its_spec(
+    tmp_path: Path,
+) -> None:
+    from sktypes_codegen import generate_plugin
+
+    source = tmp_path / "weather.yaml"
+    source.write_bytes((SPECS / "weather_plugin.openapi.yaml").read_bytes())
+    generate_plugin(source, tmp_path, name="carried_weather")
+    source.write_text("not: [a spec")  # neither read nor validated
+    server = mcp.server(str(tmp_path / "carried_weather"), base_url="http://127.0.0.1:9")
+
+    async def body(client: Any) -> Any:
+        return (await client.list_tools()).tools
+
+    (tool,) = _run(server, body)
+    assert tool.name == "GetWeatherForecast1"
+    assert tool.annotations is not None and tool.annotations.read_only_hint is True  # GET
+    assert tool.input_schema["required"] == ["date"]
+    # --include matches the recorded method and path
+    kept = mcp.server(str(tmp_path / "carried_weather"), base_url="http://x", include=["GET /*"])
+    assert [t.name for t in _run(kept, body)] == ["GetWeatherForecast1"]
+    with pytest.raises(SktypesError, match=r"--include 'POST /\*' matches no operation"):
+        _run(mcp.server(str(tmp_path / "carried_weather"), include=["POST /*"]), body)
+
+
+def test_a_malformed_operation_record_is_one_error_naming_the_file_and_function(
+    tmp_path: Path,
+) -> None:
+    from sktypes_codegen import generate_plugin
+
+    generate_plugin(SPECS / "weather_plugin.openapi.yaml", tmp_path, name="broken_weather")
+    views = tmp_path / "broken_weather" / "views.json"
+    document = json.loads(views.read_text())
+    del document["functions"][0]["operation"]["method"]
+    views.write_text(json.dumps(document))
+    with pytest.raises(SktypesError, match=r"views\.json: GetWeatherForecast1: a malformed"):
+        mcp.server(str(tmp_path / "broken_weather"))
+
+
 def test_a_generated_package_without_its_recorded_spec_is_served_as_it_declares(
     tmp_path: Path,
 ) -> None:
@@ -593,6 +641,7 @@ def test_a_generated_package_without_its_recorded_spec_is_served_as_it_declares(
 
     generate_plugin(SPECS / "weather_plugin.openapi.yaml", tmp_path, name="bare_weather")
     (tmp_path / "bare_weather" / "sktypes.json").unlink()
+    _as_generated_before_records(tmp_path / "bare_weather")
     server = mcp.server(str(tmp_path / "bare_weather"), base_url="http://127.0.0.1:9")
 
     async def body(client: Any) -> Any:
@@ -826,6 +875,7 @@ def test_a_generated_package_returns_bytes_as_blocks(tmp_path: Path, recorded: b
     generate_plugin(source, tmp_path, name=package)
     if not recorded:  # served as the package declares it: a method returning bytes
         (tmp_path / package / "sktypes.json").unlink()
+        _as_generated_before_records(tmp_path / package)
     pdf = b"%PDF-1.7\n\xe2\xe3\xcf\xd3\x00"
     with upstream() as api:
         api.route("GET", "/media", (200, pdf, "application/pdf"))
