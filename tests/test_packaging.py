@@ -216,7 +216,7 @@ def test_the_installed_wheel_generates_checks_and_hydrates(venv: Path, tmp_path:
     (repo / "tools.manual.json").write_text(json.dumps([{"name": "x", "parameters": 1}]))
     bad = _run(venv, "sktypes", "check", ".", cwd=repo)
     assert bad.returncode == 1, bad.stdout + bad.stderr
-    assert "tools.manual.json:/0/parameters" in bad.stdout
+    assert "tools.manual.json:1:16: /0/parameters" in bad.stdout
     assert "Traceback" not in bad.stderr
     (repo / "answer.txt").write_text('Sure! ```json\n{"degreesFahrenheit": "71"}\n```')
     hydrated = _run(

@@ -10,6 +10,7 @@ from typing import NoReturn
 
 import click
 
+from sktypes._documents import locate_error
 from sktypes.errors import SktypesError
 
 __all__ = [
@@ -55,9 +56,16 @@ def fail(message: str, code: int = 2) -> NoReturn:
     sys.exit(code)
 
 
-def fail_on(exc: SktypesError, code: int = 2) -> NoReturn:
-    """Report an sktypes error in one line (its first line) and exit."""
-    lines = str(exc).splitlines()
+def fail_on(exc: SktypesError, code: int = 2, *, file: str | None = None) -> NoReturn:
+    """Report an sktypes error in one line (its first line) and exit.
+
+    A JSON pointer in a file is given its line and column as well
+    (``file:line:column: /pointer: reason``), for editors to jump to; ``file`` names the
+    input when the error names none.
+    """
+    if file is not None and exc.file is None:
+        exc = type(exc)(exc.message, **exc.location()._replace(file=file)._asdict())
+    lines = str(locate_error(exc)).splitlines()
     fail(lines[0] if lines else type(exc).__name__, code)
 
 

@@ -23,7 +23,7 @@ from sktypes.cli._common import (
 )
 from sktypes.cli._config import Target, find_pyproject, formatter_line_length, read_targets
 from sktypes.cli._progress import steps
-from sktypes.errors import SktypesError
+from sktypes.errors import SktypesError, format_error
 
 __all__ = ["generate"]
 
@@ -157,11 +157,19 @@ def _one(target: Target, width: int | None, *, check: bool, quiet: bool, verbose
 
 
 def _stale(package: Path, files: dict[str, str]) -> int:
-    stale = [
-        f
-        for f, content in files.items()
-        if not (package / f).is_file() or (package / f).read_bytes() != content.encode()
-    ]
-    for f in stale:
-        click.echo(f"{package / f}:1: differs from a fresh generation")
-    return len(stale)
+    from sktypes.check._packages import first_difference
+
+    stale = 0
+    for f, content in files.items():
+        path = package / f
+        written = path.read_bytes() if path.is_file() else None
+        if written is None:
+            click.echo(format_error("missing: regenerate the package", file=display(path)))
+        elif written != content.encode():
+            line = first_difference(written, content.encode())
+            reason = "differs from a fresh generation"
+            click.echo(format_error(reason, file=display(path), line=line))
+        else:
+            continue
+        stale += 1
+    return stale

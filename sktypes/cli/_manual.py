@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 import orjson
 
-from sktypes.cli._common import exclude_option, fail, include_option, write_output
+from sktypes.cli._common import exclude_option, fail_on, include_option, write_output
 from sktypes.cli._targets import load_views
 from sktypes.errors import SktypesError
 from sktypes.manual import FORMATS, functions_manual
@@ -33,7 +33,7 @@ def manual(
         views = load_views(targets, include=include, exclude=exclude)
         result = functions_manual(views, fmt)
     except SktypesError as exc:
-        fail(str(exc).splitlines()[0])
+        fail_on(exc)
     text = (
         result
         if isinstance(result, str)

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from sktypes.cli._common import fail
+from sktypes.cli._common import fail, fail_on
 from sktypes.errors import SktypesError
 
 __all__ = ["serve"]
@@ -84,7 +84,7 @@ def serve(
             trace=verbose,
         )
     except SktypesError as exc:
-        fail(str(exc).splitlines()[0])
+        fail_on(exc)
     # SIGTERM stops the server the way Ctrl-C does: sessions end, the HTTP client closes
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:

@@ -17,7 +17,7 @@ from sktypes.openapi._params import ParamContext
 from sktypes.openapi._refs import Place, Refs
 from sktypes.openapi._schemas import SchemaConverter
 from sktypes.openapi._select import select_operations
-from sktypes.openapi._source import Document, check_tree, parse_bytes, read_path
+from sktypes.openapi._source import Document, check_tree, locate, parse_bytes, read_path
 from sktypes.openapi._validate import validate_spec
 from sktypes.views import FunctionView
 
@@ -73,7 +73,11 @@ def load_openapi(
     if max_bytes is not None:
         lim = lim.with_max_bytes(max_bytes)
     doc = _read(source, lim)
-    version, version_text = _version(doc)
+    try:
+        version, version_text = _version(doc)
+    except OpenApiError as exc:
+        _add_line(exc, [doc])
+        raise
     warnings: list[str] = []
     roots = [Path(r) for r in ref_roots]
     refs = Refs(doc, allow_remote=allow_remote_refs, limits=lim, ref_roots=roots)
@@ -90,12 +94,29 @@ def load_openapi(
             strict=validate,
             warnings=warnings,
         )
+        if validate:
+            refs.admit_all()  # the validator sees these documents and nothing else
+            validate_spec(doc, version, refs)
     except RecursionError:
         raise OpenApiError("document nested too deeply", file=doc.display) from None
-    if validate:
-        refs.admit_all()  # the validator sees these documents and nothing else
-        validate_spec(doc, version, refs)
+    except OpenApiError as exc:
+        _add_line(exc, [d for _, d in refs.documents()])
+        raise
     return select_operations(plugin, include, exclude)
+
+
+def _add_line(exc: OpenApiError, documents: Iterable[Document]) -> None:
+    """Give an error naming a JSON pointer the line and column of that place in its file."""
+    if exc.line is not None or not exc.where or exc.where in ("", "/"):
+        return
+    if not exc.where.startswith("/"):
+        return
+    for doc in documents:
+        if doc.display == exc.file:
+            found = locate(doc.raw(), exc.where)
+            if found is not None:
+                exc.at_line(found.key_line, found.key_column)
+            return
 
 
 def spec_files(
@@ -140,7 +161,7 @@ def _encode(text: str) -> bytes:
     except UnicodeEncodeError as exc:
         line = text.count("\n", 0, exc.start) + 1
         raise OpenApiError(
-            "a lone surrogate is not Unicode text", file="<string>", where=f"line {line}"
+            "a lone surrogate is not Unicode text", file="<string>", line=line
         ) from None
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from sktypes._documents import check_tree, line_of, parse_document, read_file
+from sktypes._documents import check_tree, line_of, locate, parse_document, read_file
 from sktypes.errors import OpenApiError
 from sktypes.limits import DEFAULT_LIMITS, DocumentLimits
 
@@ -22,6 +22,7 @@ __all__ = [
     "Document",
     "check_tree",
     "line_of",
+    "locate",
     "parse_bytes",
     "path_of_uri",
     "read_path",

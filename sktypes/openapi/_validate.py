@@ -38,7 +38,7 @@ from openapi_spec_validator.validation.validators import SpecValidator
 from sktypes import _pointer
 from sktypes.errors import OpenApiError, snippet
 from sktypes.openapi._refs import Place, Refs, clean_ref
-from sktypes.openapi._source import Document, line_of
+from sktypes.openapi._source import Document, locate
 
 __all__ = ["validate_spec"]
 
@@ -158,12 +158,13 @@ def _cause(exc: BaseException, kind: type[BaseException]) -> BaseException | Non
 
 def _raise(doc: Document, error: ValidationError) -> None:
     pointer = _pointer_of(error.absolute_path) or "/"
-    line = line_of(doc.raw(), pointer)
-    where = f"{pointer} (line {line})" if line is not None else pointer
+    found = locate(doc.raw(), pointer)
     raise OpenApiError(
         f"not a valid OpenAPI document: {snippet(error.message, _MESSAGE_LIMIT)}",
         file=doc.display,
-        where=where,
+        where=pointer,
+        line=found.key_line if found is not None else None,
+        column=found.key_column if found is not None else None,
     )
 
 
