@@ -14,11 +14,11 @@ import hashlib
 import keyword
 import os
 import shutil
-import tempfile
 import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from sktypes._atomic import temporary_directory
 from sktypes.errors import GenerationError, SktypesError, format_error
 from sktypes.generated import VIEWS_FILE, Binding, dump_views
 from sktypes.openapi import OpenApiPlugin, load_openapi
@@ -311,7 +311,7 @@ def write_package(
     )
     try:
         out.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{package}.", dir=out))
+        tmp = temporary_directory(out, f".{package}.")  # mode: the umask's, not 0700
         try:
             for file_name, content in files.items():
                 file = tmp / file_name

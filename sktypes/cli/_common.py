@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import NoReturn
 
 import click
 
+from sktypes._atomic import write_atomic
 from sktypes._documents import locate_error
 from sktypes.errors import SktypesError
 
@@ -67,20 +66,6 @@ def fail_on(exc: SktypesError, code: int = 2, *, file: str | None = None) -> NoR
         exc = type(exc)(exc.message, **exc.location()._replace(file=file)._asdict())
     lines = str(locate_error(exc)).splitlines()
     fail(lines[0] if lines else type(exc).__name__, code)
-
-
-def write_atomic(path: Path, data: str | bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and an atomic rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    raw = data.encode() if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def write_output(text: str, output: str | None) -> None:
