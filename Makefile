@@ -139,7 +139,7 @@ lint: $(VENV)/.installed-dev ## ruff check, ruff format --check, mypy --strict
 	$(BIN)/mypy --strict sktypes sktypes_codegen examples tests/typing_*.py
 
 .PHONY: test
-test: $(VENV)/.installed-dev $(COMPAT_VENV)/.installed $(if $(LATEST),,lock-check) lint ## the whole suite (from the lock): lint, types, unit, property, golden, corpus, docs
+test: $(VENV)/.installed-dev $(COMPAT_VENV)/.installed node_modules/.installed $(if $(LATEST),,lock-check) lint ## the whole suite (from the lock): lint, types, unit, property, golden, corpus, docs
 	@# the docs' browser test needs Chromium: installed where we are root on Debian (CI), else it skips and says so
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then $(MAKE) --no-print-directory browser || echo "warning: chromium could not be installed; the browser test will skip"; fi
 	$(BIN)/pytest -n 2 --dist loadgroup -q -p no:cacheprovider
@@ -205,7 +205,23 @@ bench: $(BENCH_VENV)/.installed $(BENCH_MCP_VENV)/.installed $(foreach f,$(INTEG
 bench-mcp: $(BENCH_MCP_VENV)/.installed ## sktypes serve vs FastMCP's from_openapi only (BENCH_MCP_ARGS: its options)
 	$(BENCH_MCP_VENV)/bin/python benchmarks/bench_mcp.py $(BENCH_MCP_ARGS)
 
+# --- conformance: generated clients against Stoplight Prism over real vendor specs ---
+# Prism comes from the committed package-lock.json (npm ci: every tarball checked against
+# the lock's integrity) into ./node_modules; node is the system's. The vendor specs are
+# fetched by pinned version into .cache/specs/ (tests/vendor/specs.py records their sha256).
+node_modules/.installed: package.json package-lock.json
+	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	@touch $@
+
+.PHONY: specs
+specs: $(VENV)/.installed-dev ## fetch the pinned vendor specs into .cache/specs/ (checked by sha256)
+	$(PY) -m tests.vendor fetch
+
+.PHONY: conformance
+conformance: $(VENV)/.installed-dev node_modules/.installed ## every operation of every real spec against Prism, static and dynamic; rewrites docs/conformance.md (SPECS=github,corpus-* MODES=static)
+	nice $(PY) -m tests.vendor run $(if $(SPECS),--specs '$(SPECS)') $(if $(MODES),--modes '$(MODES)')
+
 .PHONY: clean
 clean: ## remove the venv, caches and build output
-	rm -rf .venv .venv-* $(BENCH_VENV) $(BENCH_MCP_VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist site *.egg-info
+	rm -rf .venv .venv-* $(BENCH_VENV) $(BENCH_MCP_VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build dist site *.egg-info node_modules .cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

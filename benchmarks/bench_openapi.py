@@ -12,6 +12,11 @@ caches resolved files): the best wall time of ``--repeat`` cold runs (one run if
 - ``prance``           ``prance.ResolvingParser(path, backend="openapi-spec-validator")``
 - ``semantic-kernel``  ``Kernel().add_plugin_from_openapi(...)``
 
+``sktypes+validate`` runs with sktypes' per-user cache of validation verdicts off
+(``SKTYPES_NO_CACHE=1``): every run validates. Then GitHub's REST spec (fetched by pinned
+version, ``benchmarks/_github.py``): the same tools, ``load_openapi`` with its verdict
+recorded (a second run on the same content), and ``sktypes manual --include tag:issues``.
+
 Peers that are not importable are skipped with a note. ``--peer-python`` runs the peers
 with another interpreter (e.g. a throwaway venv holding them); ``osv`` always runs in
 this interpreter, the version sktypes itself validates with. Specs come from
@@ -23,9 +28,14 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
+
+from _github import github_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus" / "openapi"
@@ -119,6 +129,54 @@ def measure(python: str, tool: str, path: Path, repeat: int) -> dict[str, object
     return {**timing, "peak_mb": memory.get("peak_mb", float("nan"))}
 
 
+def _env(tool: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if tool == "sktypes+validate":
+        env["SKTYPES_NO_CACHE"] = "1"
+    return env
+
+
+def github_jobs(spec: Path, repeat: int) -> None:
+    """The issue-25 jobs on GitHub's spec, each in fresh processes, best of ``repeat``."""
+    print(f"\nGitHub's REST spec ({spec.stat().st_size / 1e6:.0f} MB), best of {repeat} runs:")
+    rows = {}
+    for tool in ("sktypes", "sktypes+validate", "osv"):
+        r = measure(sys.executable, tool, spec, repeat)
+        rows[tool] = r
+        shown = f"{r['seconds']:.2f} s, {r['peak_mb']:.0f} MB" if "seconds" in r else r
+        print(f"  {tool:44}{shown}")
+    with tempfile.TemporaryDirectory() as cache:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["SKTYPES_CACHE_DIR"] = cache
+        load = f"from sktypes.openapi import load_openapi; load_openapi({str(spec)!r})"
+        jobs = {
+            "load_openapi, verdict recorded": [sys.executable, "-c", load],
+            "sktypes manual --include tag:issues": [
+                sys.executable,
+                "-m",
+                "sktypes",
+                "manual",
+                str(spec),
+                "--include",
+                "tag:issues",
+                "-f",
+                "openai",
+            ],
+        }
+        subprocess.run(jobs["load_openapi, verdict recorded"], env=env, check=True)  # records
+        for label, command in jobs.items():
+            best = float("inf")
+            for _ in range(repeat):
+                start = time.perf_counter()
+                subprocess.run(command, env=env, check=True, capture_output=True, cwd=ROOT)
+                best = min(best, time.perf_counter() - start)
+            print(f"  {label:44}{best:.2f} s (whole process)")
+    ours, osv = rows["sktypes+validate"], rows["osv"]
+    if "seconds" in ours and "seconds" in osv:
+        ratio = float(ours["seconds"]) / float(osv["seconds"])  # type: ignore[arg-type]
+        print(f"  load + validation vs openapi-spec-validator alone: {ratio:.2f}x")
+
+
 def _worker(python: str, tool: str, path: Path, repeat: int, mode: str) -> dict[str, object]:
     try:
         out = subprocess.run(
@@ -127,6 +185,7 @@ def _worker(python: str, tool: str, path: Path, repeat: int, mode: str) -> dict[
             text=True,
             timeout=TIMEOUT,
             cwd=ROOT,
+            env=_env(tool),
         )
     except subprocess.TimeoutExpired:
         return {"fail": f"timeout after {TIMEOUT}s"}
@@ -143,7 +202,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--peer-python", default=sys.executable)
     parser.add_argument("--tools", default=",".join(TOOLS))
+    parser.add_argument("--github", default=None, help="GitHub's spec (default: npm, pinned)")
+    parser.add_argument("--github-only", action="store_true", help="only GitHub's jobs")
     args = parser.parse_args()
+    github = github_spec(args.github)
+    if github is not None:
+        github_jobs(github, args.repeat)
+    if args.github_only:
+        return
     if not (CORPUS / "MANIFEST.tsv").is_file():
         print(f"note: no corpus at {CORPUS}; nothing to measure")
         return

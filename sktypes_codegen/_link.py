@@ -7,32 +7,54 @@
       "inputs": {"../../api/v1/openapi.yaml": "<sha256>", "../../api/v1/pet.yaml": "<sha256>"},
       "name": "petstore_v1",
       "options": {"layout": "single", "sync": false, "validate": true, "line_length": 88,
-                  "include": [], "exclude": []}
+                  "include": [], "exclude": []},
+      "generator": "sktypes 0.1.0 (code 3f1e...)",
+      "files": {"__init__.py": "<sha256>", "models.py": "<sha256>", ...},
+      "validation": {"digest": "<sha256>", "validator": "openapi-spec-validator 0.8.5",
+                     "valid": true}
     }
 
 Paths are relative to the package directory (POSIX separators), so the record stays true
 when the repository moves. ``inputs`` holds the spec and every local file its ``$ref``s reach,
 transitively, each with the SHA-256 of its bytes: ``sktypes check`` pairs a changed file with
 every package generated from it, names the file that changed, and regenerates with the
-recorded options to find hand edits. No timestamps, no versions: generating twice gives the
-same bytes.
+recorded options to find hand edits. No timestamps: generating twice gives the same bytes.
+
+``generator`` names the generator that wrote ``files`` (sktypes' version and a digest of its
+code), with the SHA-256 of each file it wrote: while the inputs are unchanged and the same
+generator runs, a fresh generation would write exactly those bytes, so ``sktypes check``
+compares digests instead of generating again (another generator regenerates and compares,
+as without them). ``validation`` is openapi-spec-validator's verdict on the inputs
+(:mod:`sktypes.openapi._verdicts`): a spec whose digest it names is not validated again.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from sktypes.errors import GenerationError, SktypesError
-from sktypes.openapi import spec_files
 
-__all__ = ["LINK_FILE", "GenerationOptions", "Link", "read_link", "spec_inputs", "write_link"]
+if TYPE_CHECKING:
+    from sktypes.openapi._verdicts import Verdict
+
+__all__ = [
+    "LINK_FILE",
+    "GenerationOptions",
+    "Link",
+    "generator_identity",
+    "read_link",
+    "spec_inputs",
+    "write_link",
+]
 
 LINK_FILE = "sktypes.json"
 """The link record's file name inside a generated package."""
@@ -104,6 +126,22 @@ class Link:
     spec: Path
     inputs: dict[Path, str] = field(default_factory=dict)
     options: GenerationOptions = GenerationOptions()
+    generator: str | None = None
+    files: dict[str, str] = field(default_factory=dict)
+    validation_record: Any = None
+
+    @property
+    def validation(self) -> Verdict | None:
+        """The spec's recorded validation verdict (read when asked: it needs the loader)."""
+        return _verdict(self.validation_record)
+
+    def recorded_output(self) -> bool:
+        """Whether the recorded ``files`` are what a fresh generation gives now.
+
+        That is when the record lists them and the generator that wrote them is the one
+        running (and, as the caller checks first, the inputs are unchanged).
+        """
+        return bool(self.files) and self.generator == generator_identity()
 
     def changed_inputs(self) -> Iterator[tuple[Path, str]]:
         """Every input whose bytes differ from the record: ``(path, "changed"|"missing")``."""
@@ -122,6 +160,23 @@ def file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+@functools.cache
+def generator_identity() -> str:
+    """Sktypes' version and a digest of the code that generates (``sktypes``, its codegen)."""
+    h = hashlib.sha256()
+    codegen = Path(__file__).resolve().parent  # found without importing either package
+    for top in (codegen.parent / "sktypes", codegen):
+        for path in sorted(top.rglob("*")):
+            if path.suffix in (".py", ".jinja", ".json") and "__pycache__" not in path.parts:
+                h.update(path.relative_to(top).as_posix().encode() + b"\0")
+                h.update(path.read_bytes())
+    try:
+        version = metadata.version("sktypes")
+    except metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree
+        version = "unknown"
+    return f"sktypes {version} (code {h.hexdigest()[:16]})"
+
+
 def spec_inputs(spec: Path, *, ref_roots: Iterable[Path] = ()) -> list[Path]:
     """The spec and every local file its ``$ref``s reach, transitively (resolved paths).
 
@@ -129,6 +184,8 @@ def spec_inputs(spec: Path, *, ref_roots: Iterable[Path] = ()) -> list[Path]:
     references are not inputs, and a file outside the spec's directory (and ``ref_roots``),
     a device or an unreadable file is not read here either.
     """
+    from sktypes.openapi import spec_files
+
     try:
         return spec_files(spec, ref_roots=ref_roots)
     except SktypesError:
@@ -144,24 +201,69 @@ def relative_to_package(path: Path, package_dir: Path) -> str:
     return _relative(path.resolve(), package_dir.resolve())
 
 
-def link_text(package_dir: Path, spec: Path, name: str, options: GenerationOptions) -> str:
-    """The link record of a package about to be written at ``package_dir``."""
+def link_text(
+    package_dir: Path,
+    spec: Path,
+    name: str,
+    options: GenerationOptions,
+    *,
+    files: Mapping[str, str] | None = None,
+    validation: Verdict | None = None,
+) -> str:
+    """The link record of a package about to be written at ``package_dir``.
+
+    ``files`` (path → content) are the generated files, recorded by digest with the
+    generator; ``validation`` is the spec's verdict (recorded when it is "valid").
+    """
     base = package_dir.resolve()
     inputs = spec_inputs(spec, ref_roots=options.ref_dirs(base))
-    record = {
+    record: dict[str, Any] = {
         "spec": _relative(inputs[0], base),
         "inputs": {_relative(p, base): file_digest(p) for p in inputs},
         "name": name,
         "options": options.to_dict(),
     }
+    if files is not None:
+        record["generator"] = generator_identity()
+        record["files"] = {
+            f: hashlib.sha256(files[f].encode("utf-8")).hexdigest() for f in sorted(files)
+        }
+    if validation is not None and validation.valid and validation.key:
+        record["validation"] = validation.to_dict()
     return orjson.dumps(record, option=orjson.OPT_INDENT_2).decode() + "\n"
 
 
 def write_link(
-    package_dir: Path, spec: Path, name: str, options: GenerationOptions, into: Path
+    package_dir: Path,
+    spec: Path,
+    name: str,
+    options: GenerationOptions,
+    into: Path,
+    *,
+    files: Mapping[str, str] | None = None,
+    validation: Verdict | None = None,
 ) -> None:
     """Write the link record of the package that will live at ``package_dir`` into ``into``."""
-    (into / LINK_FILE).write_text(link_text(package_dir, spec, name, options), encoding="utf-8")
+    text = link_text(package_dir, spec, name, options, files=files, validation=validation)
+    (into / LINK_FILE).write_text(text, encoding="utf-8")
+
+
+def _verdict(value: Any) -> Verdict | None:
+    if value is None:
+        return None
+    from sktypes.openapi._verdicts import Verdict
+
+    return Verdict.from_dict(value)
+
+
+def _digests(value: Any) -> dict[str, str]:
+    """The recorded ``files`` (empty when absent or malformed: the check regenerates)."""
+    if not isinstance(value, dict):
+        return {}
+    out = {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str)}
+    if len(out) != len(value) or any(".." in Path(k).parts or Path(k).is_absolute() for k in out):
+        return {}
+    return out
 
 
 def read_link(package_dir: Path) -> Link | None:
@@ -184,6 +286,9 @@ def read_link(package_dir: Path) -> Link | None:
             spec=(base / str(data["spec"])).resolve(),
             inputs=inputs,
             options=GenerationOptions.from_dict(data.get("options", {}), where),
+            generator=data.get("generator") if isinstance(data.get("generator"), str) else None,
+            files=_digests(data.get("files")),
+            validation_record=data.get("validation"),
         )
     except orjson.JSONDecodeError as exc:
         raise GenerationError(f"not valid JSON: {exc}", file=where) from None

@@ -19,9 +19,12 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from sktypes._atomic import temporary_directory
+from sktypes._stages import stage
 from sktypes.errors import GenerationError, SktypesError, format_error
 from sktypes.generated import VIEWS_FILE, Binding, dump_views
 from sktypes.openapi import OpenApiPlugin, load_openapi
+from sktypes.openapi._verdicts import Verdict
+from sktypes_codegen._compile import compile_modules
 from sktypes_codegen._link import GenerationOptions, relative_to_package, write_link
 from sktypes_codegen._modules import models_module, plugin_module
 from sktypes_codegen._naming import identifier
@@ -67,6 +70,7 @@ def render_plugin(
     include: Iterable[str] = (),
     exclude: Iterable[str] = (),
     ref_roots: Iterable[str | os.PathLike[str]] = (),
+    strict: bool = True,
 ) -> RenderedPlugin:
     """Return ``(package name, {file path: content})`` for ``spec`` without writing anything.
 
@@ -74,7 +78,9 @@ def render_plugin(
     not express, each with its place in the spec.
 
     With ``validate=False`` a slightly invalid spec is generated from the operations
-    ``load_openapi`` can understand (the rest are its warnings). ``split`` chooses the
+    ``load_openapi`` can understand (the rest are its warnings); with ``strict=False`` it
+    is validated and each problem is one of the warnings (with its pointer) instead of an
+    error (what ``sktypes generate`` does unless given ``--strict``). ``split`` chooses the
     layout, ``line_length`` the width of the code, ``include``/``exclude`` the operations,
     ``ref_roots`` the directories ``$ref``s may read besides the spec's (see
     :func:`generate_plugin`); file paths use ``/``.
@@ -86,13 +92,21 @@ def render_plugin(
     path = Path(spec)
     try:
         plugin = load_openapi(
-            path, validate=validate, include=include, exclude=exclude, ref_roots=ref_roots
+            path,
+            validate=validate,
+            strict=strict,
+            include=include,
+            exclude=exclude,
+            ref_roots=ref_roots,
         )
     except SktypesError as exc:
         at = exc.location()._replace(file=exc.file or str(path))
         raise GenerationError(exc.message, **at._asdict()) from None
     with using_line_length(line_length):
-        return render_loaded(plugin, path, name=name, sync=sync, split=split, validated=validate)
+        rendered = render_loaded(
+            plugin, path, name=name, sync=sync, split=split, validated=validate
+        )
+    return RenderedPlugin(*rendered, rendered.warnings, plugin.validation)
 
 
 class GenerationWarning(UserWarning):
@@ -125,12 +139,19 @@ class RenderedPlugin(tuple[str, dict[str, str]]):
     """
 
     warnings: tuple[GenerationWarning, ...]
+    validation: Verdict | None
+    """openapi-spec-validator's verdict on the spec (recorded in the link record)."""
 
     def __new__(
-        cls, package: str, files: dict[str, str], warnings: Iterable[GenerationWarning] = ()
+        cls,
+        package: str,
+        files: dict[str, str],
+        warnings: Iterable[GenerationWarning] = (),
+        validation: Verdict | None = None,
     ) -> RenderedPlugin:
         made = super().__new__(cls, (package, files))
         made.warnings = tuple(warnings)
+        made.validation = validation
         return made
 
     @property
@@ -178,6 +199,7 @@ def render_loaded(
         raise GenerationError(
             f"{package!r} is not a valid package name (try {identifier(package)!r})"
         )
+    stage(f"generating code for {len(plugin.operations)} operations")
     ctx = plugin_context(plugin, _description(plugin))
     unchecked = "" if validated else f" {NOT_VALIDATED}"
     header = f"{HEADER_MARK}{path.name} (sha256 {digest});{unchecked} do not edit."
@@ -200,6 +222,7 @@ def render_loaded(
     bindings = [Binding(op.method_name, op.arguments) for op in ctx.operations]
     pretty = len(plugin.views) <= _PRETTY_LIMIT
     files[VIEWS_FILE] = dump_views(plugin.name, plugin.views, bindings, indent=pretty)
+    compile_modules(package, files, str(spec))
     return RenderedPlugin(package, files, _warnings(plugin, spec, ctx))
 
 
@@ -215,6 +238,7 @@ def generate_plugin(
     include: Iterable[str] = (),
     exclude: Iterable[str] = (),
     ref_roots: Iterable[str | os.PathLike[str]] = (),
+    strict: bool = True,
 ) -> Path:
     """Generate the plugin package for ``spec`` under ``output_dir``; return its directory.
 
@@ -238,6 +262,8 @@ def generate_plugin(
         exclude: leave out the operations some pattern matches.
         ref_roots: directories the spec's ``$ref``s may read besides the spec's own
             directory (see ``sktypes.load_openapi``); recorded for ``sktypes check``.
+        strict: a spec validation problem is an error (the default); ``False``: each is a
+            warning naming its JSON pointer, and the package is generated.
 
     The package records its spec, every file the spec ``$ref``s (with digests) and these
     options in ``sktypes.json`` (see ``sktypes_codegen._link``): ``sktypes check`` pairs
@@ -261,6 +287,7 @@ def generate_plugin(
         include=include,
         exclude=exclude,
         ref_roots=roots,
+        strict=strict,
     )
     for found in rendered.warnings:
         warnings.warn(found, stacklevel=2)
@@ -275,6 +302,7 @@ def generate_plugin(
         include=include,
         exclude=exclude,
         ref_roots=roots,
+        validation=rendered.validation,
     )
 
 
@@ -290,10 +318,12 @@ def write_package(
     include: Iterable[str] = (),
     exclude: Iterable[str] = (),
     ref_roots: Iterable[str | os.PathLike[str]] = (),
+    validation: Verdict | None = None,
 ) -> Path:
     """Write what :func:`render_plugin` returned as ``output_dir/package``, with its link.
 
-    The options are the ones ``files`` were rendered with (recorded for ``sktypes check``).
+    The options are the ones ``files`` were rendered with (recorded for ``sktypes check``,
+    with the digest of every file and the spec's ``validation`` verdict).
     The package is written into a temporary directory and swapped in with renames.
 
     Raises:
@@ -309,6 +339,7 @@ def write_package(
     options = GenerationOptions(
         sync, validate, split, line_length, tuple(include), tuple(exclude), roots
     )
+    stage(f"writing {len(files)} files")
     try:
         out.mkdir(parents=True, exist_ok=True)
         tmp = temporary_directory(out, f".{package}.")  # mode: the umask's, not 0700
@@ -317,7 +348,9 @@ def write_package(
                 file = tmp / file_name
                 file.parent.mkdir(parents=True, exist_ok=True)
                 file.write_text(content, encoding="utf-8")
-            write_link(target, Path(spec), package, options, into=tmp)
+            write_link(
+                target, Path(spec), package, options, into=tmp, files=files, validation=validation
+            )
             _swap(tmp, target)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)

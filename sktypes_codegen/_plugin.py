@@ -77,8 +77,9 @@ class OperationContext:
         pad = " " * 8
         head = send if self.result_kind == "none" else f"response = {send}"
         inner = f"self.{self.request_name}({self.call_args})"
-        if 8 + len(f"{head}({inner})") > line_length():  # the argument line ends with a comma
-            inner = call(f"self.{self.request_name}", self.call_args.split(", "), 12, ",")[:-1]
+        args = [a for a in self.call_args.split(", ") if a]
+        if args and 8 + len(f"{head}({inner})") > line_length():  # the line ends with a comma
+            inner = call(f"self.{self.request_name}", args, 12, ",")[:-1]
         lines = [pad + call(head, [inner], 8)]
         if self.result_kind == "none":
             return lines[0]

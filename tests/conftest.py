@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 from hypothesis import HealthCheck, settings
 
@@ -15,3 +16,9 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=300, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# A real HTTP API on 127.0.0.1 (pages, failures, OAuth2, streams): the ``remote_server`` fixture.
+from tests.remote_server import remote_server  # noqa: E402, F401
+
+# Validation verdicts are cached per user (sktypes.openapi._verdicts): the suite keeps its own
+os.environ.setdefault("SKTYPES_CACHE_DIR", tempfile.mkdtemp(prefix="sktypes-test-cache-"))

@@ -147,3 +147,98 @@ def test_for_llm_stays_bounded_with_huge_paths_and_messages() -> None:
     assert text.splitlines()[-1].startswith("- … and ")
     assert len(exc.for_llm(max_chars=500)) <= 500
     assert len(str(exc)) < 10_000
+
+
+class _Pair(BaseModel):
+    n: int
+    tag: str
+
+
+class _Holder(BaseModel):
+    note: str
+    pairs: list[_Pair]
+
+
+def _rendered_the_old_way(exc: Any, data: Any) -> list[tuple[str, str, str]]:
+    """Every error rendered with ``errors()`` (what the cap replaces), the first ones kept."""
+    from sktypes.errors import snippet
+    from sktypes.hydration._errors import data_path, path_of
+
+    out = []
+    for err in exc.errors(include_url=False, include_context=False)[:MAX_DETAILS]:
+        kind = err["type"]
+        message = "required field is missing" if kind == "missing" else err["msg"]
+        shown = "" if kind == "missing" else snippet(err["input"])
+        out.append((path_of(data_path(list(err["loc"]), data)), message, shown))
+    return out
+
+
+@pytest.mark.parametrize("size", [3, 50, 5_000, 60_000])
+def test_capped_details_equal_the_first_of_all_errors(size: int) -> None:
+    """Finding 9 (round two): past the cap the work is bounded, the details are the same."""
+    import json as _json
+
+    from pydantic import TypeAdapter, ValidationError
+
+    pairs = [{"n": "x" if i % 3 else i, **({"tag": [i]} if i % 2 else {})} for i in range(size)]
+    text = _json.dumps({"pairs": pairs, "note": 5})
+    try:
+        TypeAdapter(_Holder).validate_json(text)
+    except ValidationError as exc:
+        expected = _rendered_the_old_way(exc, _json.loads(text))
+        total = exc.error_count()
+    with pytest.raises(HydrationError) as info:
+        sk.hydrate(_Holder, text)
+    got = [(e.path, e.message, e.input) for e in info.value.errors]
+    assert got == expected
+    assert info.value.total == total
+
+
+def test_past_the_cap_errors_are_not_all_rendered() -> None:
+    from pydantic import TypeAdapter, ValidationError
+
+    from sktypes.hydration._errors import first_errors
+
+    try:
+        TypeAdapter(list[Item]).validate_json("[" + ",".join(["{}"] * 5_000) + "]")
+    except ValidationError as exc:
+        found = first_errors(exc, MAX_DETAILS)
+    assert len(found) == MAX_DETAILS
+    assert all("input" not in e for e in found)  # from json(), not errors()
+
+
+_NON_FINITE_SPELLINGS = [
+    '"nan"',
+    '"NaN"',
+    '" nan"',
+    '"nan "',
+    '"-nan"',
+    '"+inf"',
+    '"-Infinity"',
+    '" INF "',
+    '"infinity"',
+    "1e400",
+    "1E+400",
+    "-1e309",
+    "1e0400",
+    '"1e999"',
+    '" 1E+999"',
+    "1" + "0" * 320,
+    "1" + "0" * 320 + ".5",
+    '"' + "9" * 400 + '"',
+]
+
+
+@pytest.mark.parametrize("spelling", _NON_FINITE_SPELLINGS)
+def test_whatever_becomes_a_non_finite_float_is_refused(spelling: str) -> None:
+    """The text scan may raise false alarms, never miss: pydantic's own reading decides."""
+    text = '{"value": ' + spelling + ', "note": "x"}'
+    try:
+        lax = sk.hydrate(Reading, text, allow_inf_nan=True)
+    except HydrationError:
+        return  # pydantic refuses it anyway
+    if math.isfinite(lax.value):
+        assert sk.hydrate(Reading, text).value == lax.value
+        return
+    with pytest.raises(HydrationError, match="not a JSON number"):
+        sk.hydrate(Reading, text)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -272,7 +273,17 @@ def test_filters_by_tag_operation_id_and_path_glob(
     plugin = load_openapi("api/v1/openapi.yaml", include=include, exclude=exclude)
     assert [op.operation_id for op in plugin.operations] == kept
     assert [v.name for v in plugin.views] == kept
-    assert select_operations(load_openapi("api/v1/openapi.yaml"), include, exclude) == plugin
+    whole = select_operations(load_openapi("api/v1/openapi.yaml"), include, exclude)
+    assert (whole.operations, whole.views) == (plugin.operations, plugin.views)
+    # only the selected operations were built: their definitions, not every operation's
+    assert plugin.definitions.items() <= whole.definitions.items()
+    used = {name for v in plugin.views for name in _defs_of(v)}
+    assert set(plugin.definitions) == used
+
+
+def _defs_of(view: Any) -> set[str]:
+    schemas = [p.schema for p in view.parameters] + [view.return_parameter.schema]
+    return {name for s in schemas if s is not None for name in s.value.get("$defs", {})}
 
 
 def test_filters_name_unmatched_patterns(repo: Path) -> None:

@@ -45,7 +45,7 @@ def kind_of(path: Path, data: Any) -> str | None:
 def check_file(path: Path) -> tuple[str | None, list[Finding]]:
     """Check one JSON/YAML file by what it holds; return its kind and the findings."""
     try:
-        _, data = read_document(path, str(path), SktypesError)
+        raw, data = read_document(path, str(path), SktypesError)
     except SktypesError as exc:
         unreadable = SktypesError(f"cannot be parsed: {exc.message}", **exc.location()._asdict())
         return "file", [Finding.of(unreadable, str(path))]
@@ -57,7 +57,7 @@ def check_file(path: Path) -> tuple[str | None, list[Finding]]:
             pointer = _pointer.join("", key)
             guess = f"unknown top-level key {key!r}: did you mean {meant!r}?"
             return kind, [Finding.of(SktypesError(guess, where=pointer), str(path))]
-        return kind, _check_openapi(path)
+        return kind, _check_openapi(path, raw, data)
     if kind == "schema":
         return kind, _check_schema(path, data)
     if kind == "manual":
@@ -96,11 +96,14 @@ def _check_prompt_template(path: Path, data: Any) -> list[Finding]:
     return []
 
 
-def _check_openapi(path: Path) -> list[Finding]:
-    from sktypes.openapi import load_openapi
+def _check_openapi(path: Path, raw: bytes, data: Any) -> list[Finding]:
+    """The spec loads (validated) from what was read: it is not parsed again."""
+    from sktypes.openapi._load import load_document
+    from sktypes.openapi._source import Document, digest_of
 
+    doc = Document(data, str(path), path.resolve().as_uri(), path=path, digest=digest_of(raw))
     try:
-        load_openapi(path)
+        load_document(doc)
     except SktypesError as exc:
         return [Finding.of(exc, str(path))]
     return []

@@ -3,9 +3,13 @@
 A package with a link record (``sktypes.json``, written by ``generate_plugin``) is checked
 exactly: every recorded input (the spec and each ``$ref``'d file) is compared with its
 digest, and each one that changed is named together with the package; when none changed,
-the package is regenerated with the recorded options and every file compared, so a hand
-edit, a deleted file or a stray module is found. A package from before link records (only
-the header naming the spec's file name) is paired with a spec of that name nearby.
+every file is compared with what a fresh generation gives, so a hand edit, a deleted file
+or a stray module is found. While the generator that wrote the package is the one running,
+a fresh generation gives exactly the files the record lists by digest, and those digests
+are compared (milliseconds); otherwise the package is regenerated with the recorded
+options, its spec's recorded validation verdict standing for the validator's. A package
+from before link records (only the header naming the spec's file name) is paired with a
+spec of that name nearby.
 """
 
 from __future__ import annotations
@@ -16,11 +20,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sktypes._stages import stage
 from sktypes.check._findings import Finding, display
 from sktypes.errors import SktypesError
 
 if TYPE_CHECKING:
-    from sktypes_codegen._link import GenerationOptions
+    from sktypes_codegen._link import GenerationOptions, Link
 
 __all__ = ["check_package", "first_difference", "is_package_root", "package_of"]
 
@@ -65,6 +70,7 @@ def check_package(package: Path) -> list[Finding]:
     """Check one generated package directory."""
     from sktypes_codegen._link import read_link
 
+    stage(f"checking {display(package)}")
     try:
         link = read_link(package)
     except SktypesError as exc:
@@ -83,13 +89,51 @@ def check_package(package: Path) -> list[Finding]:
             )
             for path, state in changed
         ]
+    if link.recorded_output() and _validated(link) and _matches_record(link):
+        return []
+    # a stale package (or no usable record): regenerate, to name where each file first differs
+    if link.validation is not None:
+        from sktypes.openapi._verdicts import remember
+
+        remember(link.validation)
     return _compare(package, link.spec, link.name, link.options)
+
+
+def _validated(link: Link) -> bool:
+    """Whether regenerating would not validate the spec, or would find it valid.
+
+    The check regenerates strictly: a spec generated with its validation problems as
+    warnings must still fail it. A valid verdict recorded for the unchanged inputs by the
+    same validator says the spec passes; without one, the package is generated again.
+    """
+    if not link.options.validate:
+        return True
+    verdict = link.validation
+    if verdict is None or not verdict.valid:
+        return False
+    from sktypes.openapi._verdicts import validator_identity
+
+    return verdict.validator == validator_identity().split(",", 1)[0]
+
+
+def _matches_record(link: Link) -> bool:
+    """Whether the package holds exactly the files its record lists, with their digests."""
+    from sktypes_codegen._link import LINK_FILE, file_digest
+
+    for file_name, digest in link.files.items():
+        try:
+            if file_digest(link.package / file_name) != digest:
+                return False
+        except OSError:
+            return False
+    return set(_files(link.package)) <= {*link.files, LINK_FILE}
 
 
 def _compare(package: Path, spec: Path, name: str, options: GenerationOptions) -> list[Finding]:
     from sktypes_codegen import render_plugin
     from sktypes_codegen._link import LINK_FILE
 
+    broken = _uncompilable(package)
     try:
         _, files = render_plugin(
             spec,
@@ -103,8 +147,8 @@ def _compare(package: Path, spec: Path, name: str, options: GenerationOptions) -
             ref_roots=options.ref_dirs(package),
         )
     except SktypesError as exc:
-        return [Finding.of(exc, display(spec))]
-    out = []
+        return [*broken, Finding.of(exc, display(spec))]
+    out = broken
     for file_name, content in files.items():
         f = package / file_name
         try:
@@ -133,6 +177,24 @@ def first_difference(written: bytes, fresh: bytes) -> int:
         if a != b:
             return number
     return min(written.count(b"\n"), fresh.count(b"\n")) + 1
+
+
+def _uncompilable(package: Path) -> list[Finding]:
+    """The package's modules that do not compile (``file:line: ...``), whatever else holds."""
+    from sktypes_codegen._compile import compile_errors
+
+    modules, out = [], []
+    for name in sorted(_files(package)):
+        if name.endswith((".py", ".pyi")):
+            try:
+                modules.append((display(package / name), (package / name).read_text("utf-8")))
+            except (OSError, UnicodeDecodeError) as exc:
+                out.append(Finding(display(package / name), "", f"cannot be read: {exc}"))
+    out.extend(
+        Finding(module, "", f"does not compile: {message}", line)
+        for module, line, message in compile_errors(modules)
+    )
+    return out
 
 
 def _files(package: Path) -> Iterator[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 
@@ -48,8 +49,16 @@ class _LazyGroup(click.Group):
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sktypes")
-def cli() -> None:
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Neither read nor write the per-user cache of validation verdicts "
+    "(also SKTYPES_NO_CACHE=1; its place: SKTYPES_CACHE_DIR, else $XDG_CACHE_HOME/sktypes).",
+)
+def cli(no_cache: bool) -> None:
     """sktypes: type information for LLM function calling."""
+    if no_cache:
+        os.environ["SKTYPES_NO_CACHE"] = "1"
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -13,6 +13,7 @@ import click
 
 from sktypes.cli._common import fail, fail_on, quiet_option, verbose_option
 from sktypes.cli._config import Target, find_pyproject, read_targets
+from sktypes.cli._progress import stages
 from sktypes.errors import SktypesError
 
 __all__ = ["check"]
@@ -43,11 +44,12 @@ def check(paths: tuple[str, ...], quiet: bool, verbose: bool) -> None:
         Path(p).resolve() == pyproject.resolve() for p in paths
     )
     try:
-        report = run_check(
-            given,
-            root=pyproject.parent if pyproject is not None else Path.cwd(),
-            targets=configured if not paths or edited_config else _affected(targets, paths),
-        )
+        with stages("checking", enabled=not quiet):
+            report = run_check(
+                given,
+                root=pyproject.parent if pyproject is not None else Path.cwd(),
+                targets=configured if not paths or edited_config else _affected(targets, paths),
+            )
     except SktypesError as exc:
         fail_on(exc)
     for finding in report.findings:

@@ -17,9 +17,12 @@ __all__ = [
     "fail",
     "fail_on",
     "include_option",
+    "no_validate_option",
     "ref_root_option",
+    "strict_option",
     "quiet_option",
     "verbose_option",
+    "warn",
     "write_atomic",
     "write_output",
 ]
@@ -47,6 +50,25 @@ ref_root_option = click.option(
     metavar="DIR",
     help="A directory the spec's $refs may read besides the spec's own (repeatable).",
 )
+
+
+no_validate_option = click.option(
+    "--no-validate",
+    "no_validate",
+    is_flag=True,
+    help="Skip spec validation; use the operations that can be understood.",
+)
+strict_option = click.option(
+    "--strict",
+    is_flag=True,
+    help="Spec validation problems are errors (exit 2). Default: each is a warning "
+    "naming its JSON pointer, and the operations that can be understood are used.",
+)
+
+
+def warn(message: str) -> None:
+    """Print ``warning: message`` on stderr."""
+    click.echo(f"warning: {message}", err=True)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

@@ -17,12 +17,14 @@ from sktypes.cli._common import (
     fail,
     fail_on,
     include_option,
+    no_validate_option,
     quiet_option,
     ref_root_option,
+    strict_option,
     verbose_option,
 )
 from sktypes.cli._config import Target, find_pyproject, formatter_line_length, read_targets
-from sktypes.cli._progress import steps
+from sktypes.cli._progress import stages
 from sktypes.errors import SktypesError, format_error
 
 __all__ = ["generate"]
@@ -48,12 +50,8 @@ __all__ = ["generate"]
     help="Width of the generated code (default: the repository's ruff/black setting, else 88).",
 )
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if the package is stale.")
-@click.option(
-    "--no-validate",
-    "no_validate",
-    is_flag=True,
-    help="Skip spec validation; generate the operations that can be understood.",
-)
+@no_validate_option
+@strict_option
 @quiet_option
 @verbose_option
 def generate(
@@ -68,6 +66,7 @@ def generate(
     line_length: int | None,
     check: bool,
     no_validate: bool,
+    strict: bool,
     quiet: bool,
     verbose: bool,
 ) -> None:
@@ -89,7 +88,7 @@ def generate(
         ]
     stale = 0
     for target in targets:
-        stale += _one(target, line_length, check=check, quiet=quiet, verbose=verbose)
+        stale += _one(target, line_length, check=check, quiet=quiet, verbose=verbose, strict=strict)
     raise SystemExit(1 if stale else 0)
 
 
@@ -106,7 +105,9 @@ def _configured() -> list[Target]:
     return targets
 
 
-def _one(target: Target, width: int | None, *, check: bool, quiet: bool, verbose: bool) -> int:
+def _one(
+    target: Target, width: int | None, *, check: bool, quiet: bool, verbose: bool, strict: bool
+) -> int:
     """Generate (or compare) one target; return the number of stale files."""
     from sktypes_codegen import render_plugin
     from sktypes_codegen._package import write_package  # build-time only: import on use
@@ -115,8 +116,7 @@ def _one(target: Target, width: int | None, *, check: bool, quiet: bool, verbose
         fail(f"{target.spec}: no such file")
     try:
         line_length = width or formatter_line_length(target.output)
-        with steps(2, enabled=not quiet) as progress:
-            progress.advance(f"generating from {target.spec}")
+        with stages(f"generating from {target.spec}", enabled=not quiet):
             rendered = render_plugin(
                 target.spec,
                 name=target.name,
@@ -127,11 +127,11 @@ def _one(target: Target, width: int | None, *, check: bool, quiet: bool, verbose
                 include=target.include,
                 exclude=target.exclude,
                 ref_roots=target.ref_roots,
+                strict=strict,
             )
             package, files = rendered
             for found in rendered.warnings:  # what the generated code cannot express
                 click.echo(f"warning: {found}", err=True)
-            progress.advance(f"writing {len(files)} files")
             if check:
                 return _stale(target.output / package, files)
             written = write_package(
@@ -145,6 +145,7 @@ def _one(target: Target, width: int | None, *, check: bool, quiet: bool, verbose
                 include=target.include,
                 exclude=target.exclude,
                 ref_roots=target.ref_roots,
+                validation=rendered.validation,
             )
     except SktypesError as exc:
         fail_on(exc)

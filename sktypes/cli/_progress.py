@@ -14,7 +14,9 @@ from contextlib import contextmanager
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-__all__ = ["DELAY", "Steps", "steps"]
+from sktypes._stages import reporting
+
+__all__ = ["DELAY", "Steps", "stages", "steps"]
 
 DELAY = 1.0
 """Seconds of work before the bar appears."""
@@ -54,6 +56,40 @@ def steps(total: int, *, enabled: bool = True, console: Console | None = None) -
     timer.start()
     try:
         yield Steps(progress, total)
+    finally:
+        timer.cancel()
+        progress.stop()
+
+
+@contextmanager
+def stages(
+    first: str = "starting", *, enabled: bool = True, console: Console | None = None
+) -> Iterator[None]:
+    """Show the stage the work inside is in (what the library announces), after a delay.
+
+    One transient line on stderr: a spinner, the stage (``reading api.yaml``,
+    ``validating api.yaml``, ``building views``, ``writing 12 files``...) and the time
+    elapsed. Nothing off a terminal, with ``enabled=False`` (``--quiet``), or for work that
+    ends within :data:`DELAY` seconds.
+    """
+    console = console or Console(stderr=True)
+    if not enabled or not console.is_terminal:
+        yield
+        return
+    progress = Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    )
+    task = progress.add_task(first, total=None)
+    timer = threading.Timer(DELAY, progress.start)
+    timer.daemon = True
+    timer.start()
+    try:
+        with reporting(lambda name: progress.update(task, description=name)):
+            yield
     finally:
         timer.cancel()
         progress.stop()

@@ -8,7 +8,8 @@ import sys
 
 import click
 
-from sktypes.cli._common import fail, fail_on
+from sktypes.cli._common import fail, fail_on, no_validate_option, strict_option
+from sktypes.cli._progress import stages
 from sktypes.errors import SktypesError
 
 __all__ = ["serve"]
@@ -47,6 +48,8 @@ __all__ = ["serve"]
     show_default=True,
     help="A result that breaks its output schema: returned with a warning, or an error.",
 )
+@no_validate_option
+@strict_option
 @click.option("--verbose", "-v", is_flag=True, help="Log each call (tool, duration, status).")
 def serve(
     targets: tuple[str, ...],
@@ -60,6 +63,8 @@ def serve(
     implementations: tuple[str, ...],
     name: str | None,
     drift: str,
+    no_validate: bool,
+    strict: bool,
     verbose: bool,
 ) -> None:
     """Serve TARGETS as an MCP server: Python plugins, OpenAPI specs, generated packages, tools.
@@ -73,16 +78,19 @@ def serve(
         fail(f"sktypes serve needs the MCP SDK: pip install 'sktypes[mcp]' ({exc})")
     _logging(verbose)
     try:
-        app = mcp.server(
-            list(targets),
-            name=name,
-            base_url=base_url,
-            include=include,
-            exclude=exclude,
-            implementations=implementations,
-            drift="error" if drift == "error" else "warn",
-            trace=verbose,
-        )
+        with stages("loading targets"):
+            app = mcp.server(
+                list(targets),
+                name=name,
+                base_url=base_url,
+                include=include,
+                exclude=exclude,
+                implementations=implementations,
+                drift="error" if drift == "error" else "warn",
+                trace=verbose,
+                validate=not no_validate,
+                strict=strict,
+            )
     except SktypesError as exc:
         fail_on(exc)
     # SIGTERM stops the server the way Ctrl-C does: sessions end, the HTTP client closes

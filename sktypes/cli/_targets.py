@@ -8,12 +8,14 @@ list (OpenAI, Anthropic, Gemini, MCP or planner).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import importlib.util
 import inspect
 import sys
 import types
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +26,7 @@ from sktypes.manual import views_from_manual
 from sktypes.openapi._select import Candidate, operation_candidate, select
 from sktypes.views import FunctionView
 
-__all__ = ["TargetError", "load_module", "load_object", "load_views"]
+__all__ = ["SpecOptions", "TargetError", "load_module", "load_object", "load_views"]
 
 _SPEC_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -33,26 +35,49 @@ class TargetError(SktypesError):
     """A command-line target cannot be loaded."""
 
 
+@dataclass(frozen=True, slots=True)
+class SpecOptions:
+    """How OpenAPI targets are read: validation, its strictness, where warnings go."""
+
+    validate: bool = True
+    strict: bool = False
+    warn: Callable[[str], None] = lambda _message: None
+
+
 def load_views(
-    targets: Sequence[str], *, include: Sequence[str] = (), exclude: Sequence[str] = ()
+    targets: Sequence[str],
+    *,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    name: str | None = None,
+    options: SpecOptions | None = None,
 ) -> list[FunctionView]:
     """Return the views of every target, in order, filtered by ``include``/``exclude``.
 
     Patterns are those of ``sktypes.openapi.select_operations``: tags, methods and paths
     match OpenAPI operations; names (``id:`` or bare globs) match any function's name or
-    fully qualified name.
+    fully qualified name. ``name`` renames the plugin of every view. OpenAPI documents are
+    read as ``options`` say (by default: validated, each problem a warning).
 
     Raises:
         SktypesError: a target cannot be loaded, or a pattern matches no function.
     """
-    views: list[FunctionView] = []
-    candidates: list[Candidate] = []
-    for target in targets:
-        for view, candidate in _views_of(target):
-            views.append(view)
-            candidates.append(candidate)
-    if include or exclude:
-        return select(views, candidates, include, exclude)
+    opts = options or SpecOptions()
+    if len(targets) == 1 and Path(targets[0]).suffix in _SPEC_SUFFIXES:
+        # one document: a spec builds only the operations selected
+        found = _document_views(Path(targets[0]), opts, include, exclude)
+        views = [view for view, _ in found]
+    else:
+        views = []
+        candidates: list[Candidate] = []
+        for target in targets:
+            for view, candidate in _views_of(target, opts):
+                views.append(view)
+                candidates.append(candidate)
+        if include or exclude:
+            views = select(views, candidates, include, exclude)
+    if name is not None:
+        views = [dataclasses.replace(v, plugin_name=name) for v in views]
     return views
 
 
@@ -60,10 +85,10 @@ def _named(views: Sequence[FunctionView]) -> list[tuple[FunctionView, Candidate]
     return [(v, Candidate(names=(v.name, v.fully_qualified_name))) for v in views]
 
 
-def _views_of(target: str) -> list[tuple[FunctionView, Candidate]]:
+def _views_of(target: str, options: SpecOptions) -> list[tuple[FunctionView, Candidate]]:
     path = Path(target)
     if path.suffix in _SPEC_SUFFIXES:
-        return _document_views(path)
+        return _document_views(path, options)
     if path.suffix == ".py":
         return _named(_module_views(_import_file(path), target))
     module_name, _, attr = target.partition(":")
@@ -149,19 +174,39 @@ def _module_views(module: types.ModuleType, target: str) -> list[FunctionView]:
     return views
 
 
-def _document_views(path: Path) -> list[tuple[FunctionView, Candidate]]:
+def _document_views(
+    path: Path, options: SpecOptions, include: Sequence[str] = (), exclude: Sequence[str] = ()
+) -> list[tuple[FunctionView, Candidate]]:
+    """The views of a spec or tool list (filtered by ``include``/``exclude``, if given)."""
     if not path.is_file():
         raise TargetError("no such file", file=str(path))
-    _, data = read_document(path, str(path), TargetError)
+    raw, data = read_document(path, str(path), TargetError)
     if isinstance(data, dict) and ("openapi" in data or "swagger" in data):
-        from sktypes.openapi import load_openapi
+        from sktypes.openapi._load import load_document
+        from sktypes.openapi._source import Document, digest_of
 
-        plugin = load_openapi(path)
+        doc = Document(data, str(path), path.resolve().as_uri(), path=path, digest=digest_of(raw))
+        plugin = load_document(  # parsed once
+            doc,
+            validate=options.validate,
+            strict=options.strict,
+            include=include,
+            exclude=exclude,
+        )
+        for warning in plugin.warnings:
+            options.warn(f"{path}:{warning}")
         return [
             (view, operation_candidate(op, view))
             for op, view in zip(plugin.operations, plugin.views, strict=True)
         ]
+    found = _named(_manual_views(path, data))
+    if include or exclude:
+        return select(found, [c for _, c in found], include, exclude)
+    return found
+
+
+def _manual_views(path: Path, data: Any) -> list[FunctionView]:
     try:
-        return _named(views_from_manual(data))
+        return views_from_manual(data)
     except SktypesError as exc:
         raise TargetError(exc.message, file=str(path), where=exc.where) from None

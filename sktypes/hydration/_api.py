@@ -251,7 +251,7 @@ def _checked(
         return tgt.from_json(raw, strict)
     except Invalid as exc:
         misfit = exc
-    if unwrap and not tgt.accepts_text:
+    if unwrap and not tgt.accepts_text and raw.lstrip()[:1] in ('"', b'"'):
         inner = loads(raw)
         if isinstance(inner, str) and inner.strip()[:1] in ("{", "["):  # double encoded
             try:

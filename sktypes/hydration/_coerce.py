@@ -19,7 +19,8 @@ from typing import Any
 import typing_extensions
 from pydantic import BaseModel, ValidationError
 
-from sktypes.hydration._errors import data_path
+from sktypes.errors import MAX_DETAILS
+from sktypes.hydration._errors import data_path, first_errors
 from sktypes.jsondoc import json_equal
 from sktypes.schema._merge import kinds_of
 from sktypes.schema._nodes import (
@@ -80,12 +81,31 @@ def _set(data: Any, path: Sequence[str | int], value: Any) -> Any:
     return data
 
 
-def enum_name_fix(exc: ValidationError, data: Any, enums: Sequence[type[enum.Enum]]) -> Any | None:
-    """Replace enum member names by their values; ``None`` when nothing could be fixed."""
+MAX_ENUM_FIXES = 10_000
+"""Most enum member names one answer may have fixed (a bound on the work of a failure)."""
+
+
+def enum_name_fix(
+    exc: ValidationError, raw: str | bytes, enums: Sequence[type[enum.Enum]]
+) -> Any | None:
+    """Replace enum member names by their values; ``None`` when nothing could be fixed.
+
+    ``raw`` is the JSON text (parsed only when every problem is an enum value).
+
+    Only an answer whose every problem is an enum value is fixed, and at most
+    :data:`MAX_ENUM_FIXES` of them: past that the errors are not rendered to find out.
+    """
     fixed = False
+    if exc.error_count() > MAX_ENUM_FIXES:
+        return None
+    if any(e["type"] != "enum" for e in first_errors(exc, MAX_DETAILS)):
+        return None  # decided from the first errors, without rendering them all
     errors = exc.errors(include_url=False)
     if any(e["type"] != "enum" for e in errors):
         return None  # other problems remain: report them all as they are
+    from sktypes.hydration._targets import loads
+
+    data = loads(raw)
     for err in errors:
         raw = err.get("input")
         if not isinstance(raw, str):

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import pydantic_core
 from pydantic import ValidationError
 
 from sktypes.errors import MAX_DETAILS, ErrorDetail, snippet
@@ -20,6 +21,9 @@ __all__ = [
     "Invalid",
     "data_path",
     "details_from_pydantic",
+    "data_for",
+    "first_errors",
+    "json_syntax_message",
     "join_path",
     "line_col",
     "path_of",
@@ -87,21 +91,135 @@ def data_path(loc: Sequence[str | int], data: Any) -> list[str | int]:
     return out
 
 
-def details_from_pydantic(
-    exc: ValidationError, data: Any = None, base: str = "$", limit: int = MAX_DETAILS
-) -> Details:
-    """Turn a pydantic error into details; ``data`` (the parsed JSON) cleans the paths.
+def json_syntax_message(exc: ValidationError) -> str | None:
+    """The parser's message when ``exc`` says the text is not JSON (else ``None``).
 
-    Only the first ``limit`` problems become details (``.total`` counts them all): a 1 MB
-    answer can hold 300,000 problems, and nobody reads past the first few.
+    pydantic reports unparsable text as its only error, so only a one-error exception is
+    looked into: a failure with 600,000 errors is not rendered to find out.
+    """
+    if exc.error_count() != 1:
+        return None
+    (err,) = exc.errors(include_url=False, include_context=False, include_input=False)
+    return str(err["msg"]) if err["type"] == "json_invalid" else None
+
+
+_RENDER_ALL = 4
+"""Up to ``limit * _RENDER_ALL`` errors, pydantic renders them all (``errors()``)."""
+_PREFIX = 1 << 16
+"""The first prefix of an answer read for the data around its first errors (bytes)."""
+
+
+def first_errors(exc: ValidationError, limit: int) -> list[dict[str, Any]]:
+    """The first ``limit`` errors of ``exc`` (``loc``, ``msg``, ``type``; ``input`` if cheap).
+
+    ``errors()`` turns every error into Python objects: for an answer with 600,000
+    problems that costs several times pydantic's own validation. Past a few times
+    ``limit``, the errors are serialized in one step (``json()``, without their inputs) and
+    only the first ``limit`` are parsed, from a prefix of that text (pydantic's partial
+    parser drops the one the prefix cuts); the caller reads each input from the data.
+    """
+    if exc.error_count() <= limit * _RENDER_ALL:
+        return [dict(e) for e in exc.errors(include_url=False, include_context=False)[:limit]]
+    last = _LAST[0]
+    if last is not None and last[0] is exc and last[1] >= limit:
+        return last[2][:limit]  # the same failure asked again (enum fix, then details)
+    raw = exc.json(include_url=False, include_context=False, include_input=False)
+    size = 4096
+    while True:
+        found = pydantic_core.from_json(raw[:size], allow_partial=True)
+        if len(found) > limit or size >= len(raw):
+            break
+        size *= 4
+    out = [{**err, "loc": tuple(err.get("loc", ()))} for err in found[:limit]]
+    _LAST[0] = (exc, limit, out)
+    return out
+
+
+_LAST: list[tuple[ValidationError, int, list[dict[str, Any]]] | None] = [None]
+"""The last failure rendered by :func:`first_errors` (one: it holds the exception)."""
+
+
+def data_for(text: str | bytes, locations: Sequence[Sequence[str | int]]) -> Any:
+    """The parsed answer, as far as ``locations`` need it.
+
+    A growing prefix is parsed (pydantic's partial parser) until every location lies in a
+    part that the prefix holds whole (a location through the last item of a container may
+    be cut); the whole text at worst. The first errors of a long answer are near its
+    start: their paths and inputs cost a prefix, not the answer.
+    """
+    from sktypes.hydration._targets import loads
+
+    size = _PREFIX
+    while size < len(text):
+        try:
+            partial = pydantic_core.from_json(text[:size], allow_partial=True)
+        except ValueError:
+            break
+        if all(_whole(partial, loc) for loc in locations):
+            return partial
+        size *= 16
+    return loads(text)
+
+
+def _whole(data: Any, loc: Sequence[str | int]) -> bool:
+    """Whether a prefix's ``data`` holds the part ``loc`` is in, whole.
+
+    A prefix cuts only the last item of each open container: a container with an item
+    after it was closed before the cut, and so is everything inside it.
+    """
+    current = data
+    for part in data_path(list(loc), data):
+        if isinstance(current, list) and isinstance(part, int) and 0 <= part < len(current):
+            if part < len(current) - 1:
+                return True
+            current = current[part]
+        elif isinstance(current, dict) and part in current:
+            if part != next(reversed(current)):
+                return True
+            current = current[part]
+        else:
+            return False  # not there (yet): only the whole text can say
+    return False
+
+
+def _value_at(data: Any, loc: Sequence[str | int]) -> Any:
+    """The part of ``data`` a pydantic location points at (union tags skipped)."""
+    current = data
+    for part in data_path(list(loc), data):
+        listed = isinstance(current, list) and isinstance(part, int) and 0 <= part < len(current)
+        if not listed and not (isinstance(current, dict) and part in current):
+            break  # a missing key: pydantic's input is the object that misses it
+        current = current[part]
+    return current
+
+
+def details_from_pydantic(
+    exc: ValidationError,
+    data: Any = None,
+    base: str = "$",
+    limit: int = MAX_DETAILS,
+    *,
+    text: str | bytes | None = None,
+) -> Details:
+    """Turn a pydantic error into details; the parsed JSON cleans the paths.
+
+    The JSON is ``data``, or read from ``text`` as far as the errors need it
+    (:func:`data_for`). Only the first ``limit`` problems become details (``.total``
+    counts them all): a 1 MB answer can hold 600,000 problems, and nobody reads past the
+    first few; rendering them costs what the cap allows, not what the answer holds
+    (:func:`first_errors`).
     """
     details = Details()
     details.total = exc.error_count()
-    for err in exc.errors(include_url=False, include_context=False)[:limit]:
+    errors = first_errors(exc, limit)
+    if data is None and text is not None:
+        data = data_for(text, [e.get("loc", ()) for e in errors])
+    for err in errors:
         loc = list(err.get("loc", ()))
         parts = data_path(loc, data) if data is not None else loc
         kind = err.get("type", "")
-        shown = "" if kind == "missing" else snippet(err.get("input"))
+        value = err["input"] if "input" in err else _value_at(data, loc)
+        shown = "" if kind == "missing" else snippet(value)
         message = str(err.get("msg", "invalid value"))
         if kind == "extra_forbidden":
             message = "unknown field (not allowed here)"

@@ -28,13 +28,18 @@ from sktypes.hydration._targets import Target
 __all__ = ["FiniteOnly"]
 
 _HINTS = ("NaN", "Infinity")
-# Text that pydantic may turn into a non-finite float: nan/inf words (any case), exponents
-# of three digits or more, runs of 300+ digits. Found with bytes.translate and substring
-# search (C loops over the text: a regular expression over a 1 MB answer cost 80 ms, six
-# times pydantic's own validation). Digits become "0" and the letters of "nan", "inf" and
-# "e" lower case; anything else is kept, so "e000"/"e+000" is an exponent of three digits
-# or more.
+# What in a text may give a non-finite float, found with one bytes.translate and a few
+# substring searches (C loops over the text: a regular expression over a 1 MB answer cost
+# 80 ms, six times pydantic's own validation). Digits become "0", the letters of "nan",
+# "inf" and "e" lower case, and signs and white space go (so "-Infinity", '" nan"' and
+# "1E+400" read "infinity", '"nan' and "0e000"). Then:
+# - "nan"/"inf" anywhere: a NaN or Infinity token may be there (checked exactly, below);
+# - '"nan'/'"inf': a string pydantic's lax mode turns into a non-finite float;
+# - "0e000": an exponent of three digits or more; 300 "0"s: a run of 300+ digits.
+# Dropping characters can only join pieces into a false alarm (the result is then walked,
+# as before), never hide one.
 _SHAPES = bytes.maketrans(b"0123456789ENAIF", b"0000000000enaif")
+_DROPPED = b"+- \t\r\n"
 _LONG_RUN = b"0" * 300
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*+"|(?<![\w$.])(-?Infinity|NaN)(?![\w$])', re.S)
 _MESSAGE = (
@@ -113,14 +118,25 @@ def check_result(value: Any) -> None:
             )
 
 
-def _may_overflow(raw: str | bytes) -> bool:
+def _shapes(raw: str | bytes) -> bytes:
     data = raw.encode("utf-8", errors="surrogatepass") if isinstance(raw, str) else raw
-    shapes = data.translate(_SHAPES)
+    return data.translate(_SHAPES, _DROPPED)
+
+
+def _checked_text(raw: str | bytes) -> bool:
+    """Refuse NaN/Infinity tokens in ``raw``; whether its result must be walked for them.
+
+    The result may hold a non-finite float when the text holds a string pydantic turns
+    into one (``"nan"``, ``"-inf"``...), an exponent of three digits or more, or a run of
+    300 digits.
+    """
+    shapes = _shapes(raw)
+    words = b"nan" in shapes or b"inf" in shapes
+    if words:
+        check_text(raw)
     return (
-        b"nan" in shapes
-        or b"inf" in shapes
-        or b"e000" in shapes
-        or b"e+000" in shapes
+        (words and (b'"nan' in shapes or b'"inf' in shapes))
+        or b"0e000" in shapes
         or _LONG_RUN in shapes
     )
 
@@ -135,10 +151,17 @@ class FiniteOnly(Target):
         self._partial: FiniteOnly | None = None
 
     def from_json(self, raw: str | bytes, strict: bool) -> Any:
-        """Check, then validate JSON text with the wrapped target."""
-        check_text(raw)
-        result = self.inner.from_json(raw, strict)
-        if _may_overflow(raw):
+        """Validate JSON text with the wrapped target, then check it.
+
+        A NaN/Infinity token is reported before anything else the target found; text that
+        is not JSON is not scanned (the repair scans what it finds in it).
+        """
+        try:
+            result = self.inner.from_json(raw, strict)
+        except Invalid:
+            check_text(raw)  # a NaN/Infinity token is said first
+            raise
+        if _checked_text(raw):
             check_result(result)
         return result
 
@@ -151,9 +174,9 @@ class FiniteOnly(Target):
 
     def from_partial_json(self, body: str, strict: bool) -> Any:
         """Check, then validate a prefix with the wrapped target."""
-        check_text(body)
+        walk = _checked_text(body)
         result = self.inner.from_partial_json(body, strict)
-        if _may_overflow(body):
+        if walk:
             check_result(result)
         return result
 

@@ -28,7 +28,12 @@ from pydantic import ConfigDict, TypeAdapter, ValidationError
 from sktypes._identity import IdentityCache, ValueCache
 from sktypes.errors import ErrorDetail, SktypesError, snippet
 from sktypes.hydration._coerce import coerce_schema_strings, enum_classes, enum_name_fix
-from sktypes.hydration._errors import Invalid, details_from_pydantic, path_of
+from sktypes.hydration._errors import (
+    Invalid,
+    details_from_pydantic,
+    json_syntax_message,
+    path_of,
+)
 from sktypes.hydration._partial import partial_schema, partial_type
 from sktypes.jsondoc import JsonDocument, thaw
 from sktypes.schema import SchemaModel, compat_type, parse, type_adapter
@@ -110,10 +115,10 @@ class TypeTarget(Target):
         try:
             return self.adapter.validate_json(raw, strict=strict or None)
         except ValidationError as exc:
-            if any(e["type"] == "json_invalid" for e in exc.errors(include_url=False)):
-                message = exc.errors(include_url=False)[0]["msg"]
+            message = json_syntax_message(exc)
+            if message is not None:
                 raise JsonSyntax(message) from None
-            return self._retry(exc, loads(raw), strict)
+            return self._retry(exc, raw, strict)
         except (Exception, RecursionError) as exc:  # a validator raised something else
             raise _internal(exc) from None
 
@@ -124,8 +129,9 @@ class TypeTarget(Target):
                 body, strict=strict or None, experimental_allow_partial=True
             )
         except ValidationError as exc:
-            if any(e["type"] == "json_invalid" for e in exc.errors(include_url=False)):
-                raise JsonSyntax(exc.errors(include_url=False)[0]["msg"]) from None
+            message = json_syntax_message(exc)
+            if message is not None:
+                raise JsonSyntax(message) from None
             data = pydantic_core.from_json(body, allow_partial=True)
             raise Invalid(details_from_pydantic(exc, data)) from None
         except (Exception, RecursionError) as exc:
@@ -150,12 +156,12 @@ class TypeTarget(Target):
         except (Exception, RecursionError) as exc:
             raise _internal(exc) from None
 
-    def _retry(self, exc: ValidationError, data: Any, strict: bool) -> Any:
+    def _retry(self, exc: ValidationError, raw: str | bytes, strict: bool) -> Any:
         """Lax mode: enums by member name, then validate again; else report."""
         if not strict:
             if self._enums is None:
                 self._enums = enum_classes(self.tp)
-            fixed = enum_name_fix(exc, data, self._enums) if self._enums else None
+            fixed = enum_name_fix(exc, raw, self._enums) if self._enums else None
             if fixed is not None:
                 try:
                     return self.adapter.validate_python(fixed)
@@ -163,7 +169,7 @@ class TypeTarget(Target):
                     raise Invalid(details_from_pydantic(again, fixed)) from None
                 except (Exception, RecursionError) as other:
                     raise _internal(other) from None
-        raise Invalid(details_from_pydantic(exc, data)) from None
+        raise Invalid(details_from_pydantic(exc, text=raw)) from None
 
     def partial(self) -> Target:
         """A target for the type's partial twin (all fields optional, recursively)."""

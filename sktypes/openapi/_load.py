@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sktypes._stages import stage
 from sktypes.errors import OpenApiError, SktypesError
 from sktypes.jsondoc import FrozenDict, freeze
 from sktypes.limits import DEFAULT_LIMITS, DocumentLimits
@@ -16,12 +19,19 @@ from sktypes.openapi._operations import OperationBuilder, server_urls
 from sktypes.openapi._params import ParamContext
 from sktypes.openapi._refs import Place, Refs
 from sktypes.openapi._schemas import SchemaConverter
-from sktypes.openapi._select import select_operations
-from sktypes.openapi._source import Document, check_tree, locate, parse_bytes, read_path
-from sktypes.openapi._validate import validate_spec
+from sktypes.openapi._select import Candidate, select
+from sktypes.openapi._source import (
+    Document,
+    check_tree,
+    digest_of,
+    locate,
+    parse_bytes,
+    read_path,
+)
+from sktypes.openapi._verdicts import Verdict, validate_once
 from sktypes.views import FunctionView
 
-__all__ = ["Source", "load_openapi", "spec_files"]
+__all__ = ["Source", "load_document", "load_openapi", "spec_files"]
 
 Source = str | bytes | os.PathLike[str] | Mapping[str, Any]
 """What :func:`load_openapi` reads: a path, JSON/YAML text or bytes, or a parsed dict."""
@@ -34,6 +44,7 @@ def load_openapi(
     plugin_name: str | None = None,
     *,
     validate: bool = True,
+    strict: bool = True,
     allow_remote_refs: bool = False,
     flatten_body: bool = False,
     max_bytes: int | None = None,
@@ -48,9 +59,13 @@ def load_openapi(
         source: a path (``str`` without a newline, or ``os.PathLike``) to a JSON or YAML
             file, JSON/YAML text (``str`` with a newline, or ``bytes``), or a parsed dict.
         plugin_name: the plugin name; defaults to ``info.title`` in CamelCase.
-        validate: validate with openapi-spec-validator and fail on the first problem. With
-            ``False``, every operation that can be understood is loaded and the rest are
-            listed in ``.warnings``.
+        validate: validate with openapi-spec-validator. With ``False``, every operation
+            that can be understood is loaded and the rest are listed in ``.warnings``.
+        strict: with ``validate``, fail on the first problem the validator finds (the
+            default). ``strict=False`` loads every operation that can be understood and
+            lists each validation problem in ``.warnings`` with its JSON pointer and line
+            (what the CLI does unless given ``--strict``); only a document the views cannot
+            be built from at all is refused.
         allow_remote_refs: follow ``http(s)`` ``$ref``s (with a timeout); refused otherwise.
         flatten_body: expose an object request body's top-level properties as separate
             parameters instead of one ``body`` parameter.
@@ -72,7 +87,40 @@ def load_openapi(
     lim = limits or DEFAULT_LIMITS
     if max_bytes is not None:
         lim = lim.with_max_bytes(max_bytes)
+    stage(f"reading {_named(source)}")
     doc = _read(source, lim)
+    return load_document(
+        doc,
+        plugin_name,
+        validate=validate,
+        strict=strict,
+        allow_remote_refs=allow_remote_refs,
+        flatten_body=flatten_body,
+        ref_roots=ref_roots,
+        limits=lim,
+        include=include,
+        exclude=exclude,
+    )
+
+
+def load_document(
+    doc: Document,
+    plugin_name: str | None = None,
+    *,
+    validate: bool = True,
+    strict: bool = True,
+    allow_remote_refs: bool = False,
+    flatten_body: bool = False,
+    ref_roots: Iterable[str | os.PathLike[str]] = (),
+    limits: DocumentLimits | None = None,
+    include: Iterable[str] = (),
+    exclude: Iterable[str] = (),
+) -> OpenApiPlugin:
+    """:func:`load_openapi` for a spec already read and parsed.
+
+    A caller that had to look inside the document first need not parse it twice.
+    """
+    lim = limits or DEFAULT_LIMITS
     try:
         version, version_text = _version(doc)
     except OpenApiError as exc:
@@ -82,6 +130,30 @@ def load_openapi(
     roots = [Path(r) for r in ref_roots]
     refs = Refs(doc, allow_remote=allow_remote_refs, limits=lim, ref_roots=roots)
     schemas = SchemaConverter(refs, version, warnings.append)
+    stage(f"building views of {doc.display}")
+    try:
+        return _load(doc, refs, schemas, version, version_text, plugin_name, validate, strict,
+                     flatten_body, warnings, tuple(include), tuple(exclude))  # fmt: skip
+    except OpenApiError as exc:
+        _add_line(exc, [d for _, d in refs.documents()])
+        raise
+
+
+def _load(
+    doc: Document,
+    refs: Refs,
+    schemas: SchemaConverter,
+    version: int,
+    version_text: str,
+    plugin_name: str | None,
+    validate: bool,
+    strict: bool,
+    flatten_body: bool,
+    warnings: list[str],
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+) -> OpenApiPlugin:
+    """Build the views, then validate (the body of :func:`load_document`)."""
     try:
         plugin = _build(
             doc,
@@ -91,32 +163,61 @@ def load_openapi(
             version_text,
             plugin_name,
             flatten_body,
-            strict=validate,
+            strict=validate and strict,
             warnings=warnings,
+            include=include,
+            exclude=exclude,
         )
-        if validate:
-            refs.admit_all()  # the validator sees these documents and nothing else
-            validate_spec(doc, version, refs)
     except RecursionError:
         raise OpenApiError("document nested too deeply", file=doc.display) from None
-    except OpenApiError as exc:
-        _add_line(exc, [d for _, d in refs.documents()])
-        raise
-    return select_operations(plugin, include, exclude)
+    if validate:
+        stage(f"validating {doc.display}")
+        refs.admit_all()  # the validator sees these documents and nothing else
+        if strict:
+            verdict = validate_once(doc, version, refs, lambda: validate_spec(doc, version, refs))
+            verdict.check(doc.display)
+        else:
+            verdict = _reported(doc, version, refs)
+            if verdict.problems and not plugin.views and doc.data.get("paths") not in (None, {}):
+                # nothing could be built: the first problem is an error
+                first = validate_once(doc, version, refs, lambda: validate_spec(doc, version, refs))
+                first.check(doc.display)
+            warnings.extend(verdict.problems)
+        plugin = dataclasses.replace(plugin, validation=verdict)
+    return plugin
 
 
 def _add_line(exc: OpenApiError, documents: Iterable[Document]) -> None:
     """Give an error naming a JSON pointer the line and column of that place in its file."""
-    if exc.line is not None or not exc.where or exc.where in ("", "/"):
-        return
-    if not exc.where.startswith("/"):
+    where = exc.where
+    if exc.line is not None or not where or where == "/" or not where.startswith("/"):
         return
     for doc in documents:
         if doc.display == exc.file:
-            found = locate(doc.raw(), exc.where)
+            found = locate(doc.raw(), where)
             if found is not None:
                 exc.at_line(found.key_line, found.key_column)
             return
+
+
+def _reported(doc: Document, version: int, refs: Refs) -> Verdict:
+    """The validator's problems as warning lines (recorded per content like an error)."""
+
+    def run() -> tuple[str, ...]:
+        lines: list[str] = []
+        validate_spec(doc, version, refs, lines.append)
+        return tuple(lines)
+
+    return validate_once(doc, version, refs, run, report=True)
+
+
+def validate_spec(
+    doc: Document, version: int, refs: Refs, report: Callable[[str], None] | None = None
+) -> None:
+    """openapi-spec-validator on ``doc`` (:mod:`._validate`, imported when first needed)."""
+    from sktypes.openapi._validate import validate_spec as run
+
+    run(doc, version, refs, report)
 
 
 def spec_files(
@@ -147,12 +248,22 @@ def _read(source: Source, limits: DocumentLimits) -> Document:
         check_tree(source, "<dict>", OpenApiError, limits)
         return Document(source, "<dict>", None)
     if isinstance(source, bytes):
-        return Document(parse_bytes(source, "<bytes>", limits), "<bytes>", None, source)
+        data = parse_bytes(source, "<bytes>", limits)
+        return Document(data, "<bytes>", None, source, digest=digest_of(source))
     if isinstance(source, str) and ("\n" in source or source.lstrip().startswith("{")):
         raw = _encode(source)
-        return Document(parse_bytes(raw, "<string>", limits), "<string>", None, raw)
+        data = parse_bytes(raw, "<string>", limits)
+        return Document(data, "<string>", None, raw, digest=digest_of(raw))
     path = Path(source)
     return read_path(path, str(source), limits)
+
+
+def _named(source: Source) -> str:
+    if isinstance(source, Mapping):
+        return "<dict>"
+    if isinstance(source, bytes) or (isinstance(source, str) and "\n" in source):
+        return "the spec"
+    return str(source)
 
 
 def _encode(text: str) -> bytes:
@@ -205,6 +316,8 @@ def _build(
     *,
     strict: bool,
     warnings: list[str],
+    include: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = (),
 ) -> OpenApiPlugin:
     data: dict[str, Any] = doc.data
     root = Place(refs.root_uri, "")
@@ -227,9 +340,65 @@ def _build(
         security=data.get("security"),
         warn=schemas.warn,
     )
+    found = _operations(data, refs, root, strict, schemas, warnings)
     names = NameRegistry()
+    named = [(f, names.take(f.op.get("operationId"), f.method, f.path)) for f in found]
+    if include or exclude:  # only the selected operations are built
+        candidates = [_candidate(f, fn_name, name) for f, fn_name in named]
+        named = select(named, candidates, include, exclude, source=doc.display)
     operations: list[Operation] = []
     views: list[FunctionView] = []
+    for f, fn_name in named:
+        try:
+            operation, view = builder.build(
+                fn_name, f.method, f.path, f.op, f.op_place, f.item, f.item_place, f.servers
+            )
+        except SktypesError as exc:
+            if strict:
+                raise
+            _skipped(warnings, exc, f.op_place, refs, f"{f.method.upper()} {f.path}")
+            continue
+        operations.append(operation)
+        views.append(view)
+    security_schemes = _security_schemes(data, swagger2)
+    return OpenApiPlugin(
+        name=name,
+        title=title,
+        version=str(info.get("version", "")),
+        openapi_version=version_text,
+        servers=spec_servers,
+        security_schemes=security_schemes,
+        warnings=warnings,
+        views=views,
+        operations=operations,
+        source=doc.display,
+        definitions=schemas.sources(),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """One operation of the spec, its ``$ref``s followed, before it is built."""
+
+    path: str
+    method: str
+    op: dict[str, Any]
+    op_place: Place
+    item: dict[str, Any]
+    item_place: Place
+    servers: tuple[str, ...]
+
+
+def _operations(
+    data: dict[str, Any],
+    refs: Refs,
+    root: Place,
+    strict: bool,
+    schemas: SchemaConverter,
+    warnings: list[str],
+) -> list[_Found]:
+    """Every operation, in spec order (what cannot be followed: an error, or skipped)."""
+    out: list[_Found] = []
     for path, raw_item, place in _path_items(data, refs, root, strict, schemas):
         try:
             item, item_place = refs.follow(raw_item, place, "path item")
@@ -250,30 +419,24 @@ def _build(
                 op, op_place = refs.follow(item[method], op_place, "operation")
                 if not isinstance(op, dict):
                     raise refs.error("an operation must be an object", op_place)
-                fn_name = names.take(op.get("operationId"), method, path)
-                operation, view = builder.build(
-                    fn_name, method, path, op, op_place, item, item_place, item_servers
-                )
             except SktypesError as exc:
                 if strict:
                     raise
                 _skipped(warnings, exc, op_place, refs, f"{method.upper()} {path}")
                 continue
-            operations.append(operation)
-            views.append(view)
-    security_schemes = _security_schemes(data, swagger2)
-    return OpenApiPlugin(
-        name=name,
-        title=title,
-        version=str(info.get("version", "")),
-        openapi_version=version_text,
-        servers=spec_servers,
-        security_schemes=security_schemes,
-        warnings=warnings,
-        views=views,
-        operations=operations,
-        source=doc.display,
-        definitions=schemas.sources(),
+            out.append(_Found(path, method, op, op_place, item, item_place, item_servers))
+    return out
+
+
+def _candidate(found: _Found, fn_name: str, plugin: str) -> Candidate:
+    """What filters match on an operation not built yet (as ``operation_candidate`` does)."""
+    op_id = found.op.get("operationId")
+    names = (op_id if isinstance(op_id, str) else None, fn_name, f"{plugin}.{fn_name}")
+    return Candidate(
+        names=tuple(dict.fromkeys(n for n in names if n)),
+        tags=tuple(t for t in found.op.get("tags") or () if isinstance(t, str)),
+        method=found.method,
+        path=found.path,
     )
 
 

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from sktypes.jsondoc import JsonDocument
 from sktypes.views import FunctionView
+
+if TYPE_CHECKING:
+    from sktypes.openapi._verdicts import Verdict
 
 __all__ = [
     "BodyField",
@@ -179,6 +182,8 @@ class OpenApiPlugin:
         definitions: where each ``$defs`` name of the view schemas came from in the spec
             (``#/components/schemas/Pet``; ``<file>#<pointer>`` for another file), so a
             message about a definition can name its place in the spec.
+        validation: openapi-spec-validator's verdict on the spec and the digest naming it
+            (``None`` when loaded with ``validate=False``); generated packages record it.
     """
 
     name: str
@@ -192,6 +197,7 @@ class OpenApiPlugin:
     operations: list[Operation]
     source: str
     definitions: Mapping[str, str] = field(default_factory=dict)
+    validation: Verdict | None = field(default=None, compare=False)
     _by_name: dict[str, Operation] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )

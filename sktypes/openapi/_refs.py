@@ -35,7 +35,7 @@ from referencing.exceptions import NoSuchResource, Unresolvable, Unretrievable
 from sktypes import _pointer
 from sktypes.errors import OpenApiError
 from sktypes.limits import DocumentLimits
-from sktypes.openapi._source import Document, parse_bytes, path_of_uri, read_path
+from sktypes.openapi._source import Document, digest_of, parse_bytes, path_of_uri, read_path
 
 __all__ = ["MEMORY_URI", "Place", "Refs", "clean_ref"]
 
@@ -334,7 +334,7 @@ class Refs:
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise _Refused(f"remote $ref {uri!r} cannot be fetched: {reason}") from None
         raw = b"".join(chunks)
-        return Document(parse_bytes(raw, uri, self._limits), uri, uri, raw)
+        return Document(parse_bytes(raw, uri, self._limits), uri, uri, raw, digest=digest_of(raw))
 
 
 class _Refused(Exception):

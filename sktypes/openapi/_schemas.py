@@ -7,9 +7,10 @@ its converted root plus the ``$defs`` its refs reach. Recursive schemas therefor
 
 The walk is structural (it knows which keywords hold schemas), so a *property* called
 ``$ref`` is a property. Conversions: ``nullable``/``x-nullable`` → a ``"null"`` type (or
-``anyOf`` with ``null``), boolean ``exclusiveMinimum``/``Maximum`` → numbers, ``example`` →
-``examples``, 2.0 ``type: file`` → binary string, tuple ``items`` → ``prefixItems``; in 2.0
-and 3.0 the siblings of a ``$ref`` are ignored except annotations (as those versions say).
+``anyOf`` with ``null``; in 3.1, which has no ``nullable``, with a warning naming the
+place), boolean ``exclusiveMinimum``/``Maximum`` → numbers, ``example`` → ``examples``,
+2.0 ``type: file`` → binary string, tuple ``items`` → ``prefixItems``; in 2.0 and 3.0 the
+siblings of a ``$ref`` are ignored except annotations (as those versions say).
 Keyword values the 2020-12 meta-schema would reject (``required: true`` on a property, an
 invalid ``pattern``) are dropped with a warning, so every result passes ``check_schema``.
 Request schemas drop ``readOnly`` properties, response schemas ``writeOnly`` ones.
@@ -324,7 +325,10 @@ class SchemaConverter:
                 self._keyword(key, value, node, place, out)
         if "properties" in out:
             self._drop_by_mode(out, mode)
-        if self._legacy and (node.get("nullable") is True or node.get("x-nullable") is True):
+        flag = next((k for k in ("nullable", "x-nullable") if node.get(k) is True), None)
+        if flag is not None:
+            if not self._legacy:  # 3.1 has no nullable: honour it as meant, and say so
+                self.warn(f"{flag}: true is not OpenAPI 3.1; read as its type or null", place)
             out = _nullable(out)
         return FrozenDict(out)
 
@@ -351,8 +355,8 @@ class SchemaConverter:
         problem: str | None = None
         if key == "type":
             problem = self._type(value, out)
-        elif key in ("nullable", "x-nullable") and self._legacy:
-            return
+        elif key in ("nullable", "x-nullable") and (self._legacy or value is True):
+            return  # read in _convert
         elif key in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool):
             bound = "minimum" if key == "exclusiveMinimum" else "maximum"
             if not self._legacy:

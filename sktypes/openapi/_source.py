@@ -8,6 +8,7 @@ expansion. A spec given as a ``dict`` is checked by the same rules.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "Document",
     "check_tree",
+    "digest_of",
     "line_of",
     "locate",
     "parse_bytes",
@@ -43,6 +45,8 @@ class Document:
         text: the raw bytes when it came from text (used only to find line numbers).
         path: the file it was read from (re-read for line numbers on the error path, rather
             than kept in memory).
+        digest: the SHA-256 of its bytes (``None`` for a dict), which names its validation
+            verdict (:mod:`._verdicts`).
     """
 
     data: Any
@@ -50,6 +54,7 @@ class Document:
     uri: str | None
     text: bytes | None = None
     path: Path | None = None
+    digest: str | None = None
 
     def raw(self) -> bytes | None:
         """The document's text, for line numbers (``None`` for dicts or unreadable files)."""
@@ -67,7 +72,12 @@ def read_path(
     """Read and parse the spec file at ``path`` (bounded; see :func:`read_file`)."""
     raw = read_file(path, display, limits, OpenApiError, regular_only=regular_only)
     data = parse_document(raw, display, OpenApiError, limits)
-    return Document(data, display, path.resolve().as_uri(), path=path)
+    return Document(data, display, path.resolve().as_uri(), path=path, digest=digest_of(raw))
+
+
+def digest_of(raw: bytes) -> str:
+    """The SHA-256 of a document's bytes (hex)."""
+    return hashlib.sha256(raw).hexdigest()
 
 
 def path_of_uri(uri: str) -> Path:

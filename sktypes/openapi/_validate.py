@@ -23,31 +23,23 @@ the corpus: at most ~600).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 from urllib.parse import urldefrag
 
 from jsonschema.exceptions import ValidationError, best_match
-from openapi_spec_validator import (
-    OpenAPIV2SpecValidator,
-    OpenAPIV30SpecValidator,
-    OpenAPIV31SpecValidator,
-)
-from openapi_spec_validator.validation.validators import SpecValidator
 
 from sktypes import _pointer
 from sktypes.errors import OpenApiError, snippet
 from sktypes.openapi._refs import Place, Refs, clean_ref
-from sktypes.openapi._source import Document, locate
+from sktypes.openapi._source import Document, line_of
+from sktypes.openapi._validator import spec_validator
 
 __all__ = ["validate_spec"]
 
-_VALIDATORS: dict[int, type[SpecValidator]] = {
-    2: OpenAPIV2SpecValidator,
-    30: OpenAPIV30SpecValidator,
-    31: OpenAPIV31SpecValidator,
-}
 _MESSAGE_LIMIT = 160
+MAX_REPORTED = 50
+"""Most validation problems listed one by one when they are reported as warnings."""
 MAX_VALIDATION_COST = 25_000
 """Most schema visits the validator's ``allOf`` walk may need (~80 µs each)."""
 _SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf")
@@ -100,40 +92,59 @@ class _AdmittedOnly(Mapping[str, Any]):
         return doc.data
 
 
-def validate_spec(doc: Document, version: int, refs: Refs) -> None:
+def validate_spec(
+    doc: Document, version: int, refs: Refs, report: Callable[[str], None] | None = None
+) -> None:
     """Validate ``doc`` as the given OpenAPI ``version`` (2, 30 or 31); raise on the first error.
 
     ``refs`` holds the admitted documents (:meth:`Refs.admit_all` has run); the validator
     resolves ``$ref``s among them only.
+
+    With ``report``, nothing is raised: every problem the validator finds (at most
+    :data:`MAX_REPORTED`, then a count of the rest) is passed to it as one line,
+    ``<pointer> (line N): <message>``, the form of ``OpenApiPlugin.warnings``.
     """
     from jsonschema_path import SchemaPath
 
     cost = validation_cost(refs)
     if cost > MAX_VALIDATION_COST:
-        raise OpenApiError(
+        error = OpenApiError(
             f"too costly to validate: openapi-spec-validator would walk over {cost} schemas "
             f"(the limit is {MAX_VALIDATION_COST}; allOf diamonds or long $ref chains); "
             "load it with validate=False",
             file=doc.display,
         )
-    cls = _VALIDATORS[version]
+        if report is None:
+            raise error
+        report(f"/: not validated: {error.message}")
+        return
+    cls = spec_validator(version)
     try:
         spec = SchemaPath.from_dict(
             doc.data, base_uri=refs.root_uri, handlers=_AdmittedOnly(refs), **_path_options()
         )
         errors = cls(spec).iter_errors()
         first = next(errors, None)  # a valid spec costs one pass, as the validator alone
+        if report is not None:
+            _report_all(doc, first, errors, report)
+            return
     except RecursionError:
         message = "the validator gave up: spec nested too deeply"
+        if report is not None:
+            report(f"/: not validated: {message}")
+            return
         raise OpenApiError(message, file=doc.display) from None
     except Exception as exc:  # the validator leaks referencing/IO errors: report, don't crash
         refused = _cause(exc, _NotAdmitted)
-        if refused is not None:
-            raise OpenApiError(f"the spec does not validate: {refused}", file=doc.display) from None
-        raise OpenApiError(
-            f"the spec does not validate: {type(exc).__name__}: {snippet(str(exc), 120)}",
-            file=doc.display,
-        ) from None
+        message = (
+            f"the spec does not validate: {refused}"
+            if refused is not None
+            else f"the spec does not validate: {type(exc).__name__}: {snippet(str(exc), 120)}"
+        )
+        if report is not None:
+            report(f"/: {message}")
+            return
+        raise OpenApiError(message, file=doc.display) from None
     if first is None:
         return
     best = first
@@ -156,16 +167,41 @@ def _cause(exc: BaseException, kind: type[BaseException]) -> BaseException | Non
     return None
 
 
-def _raise(doc: Document, error: ValidationError) -> None:
+def _where(doc: Document, error: ValidationError) -> str:
     pointer = _pointer_of(error.absolute_path) or "/"
-    found = locate(doc.raw(), pointer)
-    raise OpenApiError(
-        f"not a valid OpenAPI document: {snippet(error.message, _MESSAGE_LIMIT)}",
-        file=doc.display,
-        where=pointer,
-        line=found.key_line if found is not None else None,
-        column=found.key_column if found is not None else None,
-    )
+    line = line_of(doc.raw(), pointer)
+    return f"{pointer} (line {line})" if line is not None else pointer
+
+
+def _message(error: ValidationError) -> str:
+    return f"not a valid OpenAPI document: {snippet(error.message, _MESSAGE_LIMIT)}"
+
+
+def _raise(doc: Document, error: ValidationError) -> None:
+    """The error at its pointer; ``load_document`` adds the pointer's line and column."""
+    pointer = _pointer_of(error.absolute_path) or "/"
+    raise OpenApiError(_message(error), file=doc.display, where=pointer)
+
+
+def _report_all(
+    doc: Document,
+    first: ValidationError | None,
+    rest: Iterator[ValidationError],
+    report: Callable[[str], None],
+) -> None:
+    """Pass every problem to ``report`` (the most specific part of each), in spec order."""
+    count = 0
+    error = first
+    while error is not None:
+        count += 1
+        if count <= MAX_REPORTED:
+            best = error
+            with contextlib.suppress(Exception):
+                best = best_match([error]) or error
+            report(f"{_where(doc, best)}: {_message(best)}")
+        error = next(rest, None)
+    if count > MAX_REPORTED:
+        report(f"/: {count - MAX_REPORTED} more validation problems not listed")
 
 
 def validation_cost(refs: Refs) -> int:

@@ -58,6 +58,8 @@ def server(
     drift: DriftMode = "warn",
     trace: bool = False,
     instructions: str | None = None,
+    validate: bool = True,
+    strict: bool = True,
 ) -> McpServer:
     """An MCP server (the SDK's low-level ``Server``) serving the functions of ``target``.
 
@@ -86,6 +88,9 @@ def server(
             warning) or ``"error"`` (it is an error result, the value inside).
         trace: log every call (tool, duration, status) at ``INFO`` on ``sktypes.mcp``.
         instructions: the server's instructions for clients.
+        validate: validate OpenAPI documents (``False``: serve what can be understood).
+        strict: a validation problem refuses the document (the default); ``False`` serves
+            it and logs each problem, with its JSON pointer, as a warning.
 
     Raises:
         SktypesError: a target cannot be loaded or served (the message names it).
@@ -107,6 +112,8 @@ def server(
         credentials=credentials,
         env=env,
         owns_client=owns,
+        validate=validate,
+        strict=strict,
     )
     served = load_served(targets, options)
     toolset = ToolSet(served, drift=drift)

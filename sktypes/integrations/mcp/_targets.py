@@ -71,6 +71,8 @@ class LoadOptions:
             environment.
         env: where credentials are read from (``os.environ`` by default).
         owns_client: the client was made for the server (its auth may be set).
+        validate: validate OpenAPI documents (``load_openapi``'s ``validate``).
+        strict: a validation problem is an error; ``False``: a warning with its pointer.
         warnings: filled with what was skipped or cannot be expressed.
     """
 
@@ -82,7 +84,11 @@ class LoadOptions:
     credentials: Mapping[str, str] | None = None
     env: Mapping[str, str] | None = None
     owns_client: bool = True
+    validate: bool = True
+    strict: bool = True
     warnings: list[str] = field(default_factory=list)
+    filtered_load: bool = False
+    """Set when a spec was loaded with the filters (only its selected operations built)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,9 +112,13 @@ def load_served(targets: Sequence[Any], options: LoadOptions) -> list[Served]:
             a filter pattern matches nothing.
     """
     items: list[_Item] = []
-    for target in targets:
-        items.extend(_served(target, options))
-    kept = select(items, [i.candidate for i in items], options.include, options.exclude)
+    only = targets[0] if len(targets) == 1 else None
+    if isinstance(only, (str, Path)) and Path(only).suffix in _SPEC_SUFFIXES:
+        kept = _document(Path(only), options, select_here=True)  # builds only what is kept
+    else:
+        for target in targets:
+            items.extend(_served(target, options))
+        kept = select(items, [i.candidate for i in items], options.include, options.exclude)
     if not kept:
         raise TargetError("nothing to serve (every function was filtered out)")
     for item in kept:
@@ -259,7 +269,15 @@ async def _collected(value: Any) -> Any:
 # --- tool lists with implementations ------------------------------------------------
 
 
-def _document(path: Path, options: LoadOptions) -> list[_Item]:
+def _document(path: Path, options: LoadOptions, *, select_here: bool = False) -> list[_Item]:
+    """The functions of a spec or tool list; ``select_here``: filtered by the options."""
+    items = _document_items(path, options, select_here)
+    if select_here and not options.filtered_load:
+        return select(items, [i.candidate for i in items], options.include, options.exclude)
+    return items
+
+
+def _document_items(path: Path, options: LoadOptions, select_here: bool) -> list[_Item]:
     if not path.is_file():
         raise TargetError("no such file", file=str(path))
     raw = path.read_bytes()
@@ -271,7 +289,15 @@ def _document(path: Path, options: LoadOptions) -> list[_Item]:
     if isinstance(data, dict) and ("openapi" in data or "swagger" in data):
         from sktypes.openapi import load_openapi
 
-        return _openapi(load_openapi(path), options)
+        options.filtered_load = select_here
+        plugin = load_openapi(
+            path,
+            validate=options.validate,
+            strict=options.strict,
+            include=options.include if select_here else (),
+            exclude=options.exclude if select_here else (),
+        )
+        return _openapi(plugin, options)
     try:
         views = views_from_manual(data)
     except SktypesError as exc:
@@ -500,7 +526,8 @@ def _generated(module: types.ModuleType, cls: type[ApiClient], options: LoadOpti
 
 def _recorded_spec(module: types.ModuleType, options: LoadOptions) -> OpenApiPlugin | None:
     """The spec a generated package records in ``sktypes.json`` (its operations as generated)."""
-    from sktypes.openapi import load_openapi, select_operations
+    from sktypes.openapi import load_openapi
+    from sktypes.openapi._verdicts import Verdict, remember
 
     folder = Path(module.__file__ or "").parent
     link = folder / "sktypes.json"
@@ -510,8 +537,15 @@ def _recorded_spec(module: types.ModuleType, options: LoadOptions) -> OpenApiPlu
         record = orjson.loads(link.read_bytes())
         spec = (folder / record["spec"]).resolve()
         recorded = record.get("options", {})
-        plugin = load_openapi(spec, validate=bool(recorded.get("validate", True)))
-        return select_operations(plugin, recorded.get("include", ()), recorded.get("exclude", ()))
+        verdict = Verdict.from_dict(record.get("validation"))
+        if verdict is not None:
+            remember(verdict)  # the spec is not validated again for its package
+        return load_openapi(  # only the operations the package was generated with
+            spec,
+            validate=bool(recorded.get("validate", True)),
+            include=recorded.get("include", ()),
+            exclude=recorded.get("exclude", ()),
+        )
     except (OSError, KeyError, TypeError, orjson.JSONDecodeError, SktypesError) as exc:
         options.warnings.append(
             f"{link}: the recorded spec cannot be read ({exc}); the package is served without "

@@ -31,13 +31,14 @@ import dataclasses
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import mcp.types as types
 import orjson
 from mcp.types.version import is_version_at_least
 
+from sktypes._stages import stage
 from sktypes.errors import ArgumentsError, ErrorDetail, HydrationError, SktypesError
 from sktypes.integrations.mcp._schemas import (
     DriftMode,
@@ -147,16 +148,51 @@ def annotations_for(method: str | None) -> types.ToolAnnotations | None:
     return None
 
 
-@dataclass(slots=True)
 class _Entry:
-    served: Served
-    name: str
-    schema: JsonDocument | None  # what results are checked against
-    wrap_legacy: bool
-    wrap_modern: bool
-    binary: str | None = None  # the media type of a result declared as bytes
-    legacy: types.Tool = field(init=False)
-    modern: types.Tool = field(init=False)
+    """One tool: what it serves and its name; its result's form, worked out when first needed.
+
+    A server answers ``initialize`` before any tool is listed or called: the result schema
+    (what results are checked against), whether each era wraps it, and the media type of a
+    result declared as bytes are read from the view at the first listing or call.
+    """
+
+    __slots__ = ("_shape", "name", "served")
+
+    def __init__(self, served: Served, name: str) -> None:
+        self.served = served
+        self.name = name
+        self._shape: tuple[JsonDocument | None, bool, bool, str | None] | None = None
+
+    def _shaped(self) -> tuple[JsonDocument | None, bool, bool, str | None]:
+        if self._shape is None:
+            schema = return_schema(self.served.view)
+            binary = None if schema is None else binary_media_type(schema, self.served.media_type)
+            if schema is not None and binary is not None:
+                schema = binary_schema(schema, binary)  # what the bytes travel as
+            legacy = schema is not None and not only_objects(schema)
+            modern = schema is not None and may_be_null(schema)
+            self._shape = (schema, legacy, modern, binary)
+        return self._shape
+
+    @property
+    def schema(self) -> JsonDocument | None:
+        """What results are checked against."""
+        return self._shaped()[0]
+
+    @property
+    def wrap_legacy(self) -> bool:
+        """Older clients get the result as ``{"result": value}``."""
+        return self._shaped()[1]
+
+    @property
+    def wrap_modern(self) -> bool:
+        """Newer clients get the result as ``{"result": value}``."""
+        return self._shaped()[2]
+
+    @property
+    def binary(self) -> str | None:
+        """The media type of a result declared as bytes."""
+        return self._shaped()[3]
 
 
 class ToolSet:
@@ -190,20 +226,13 @@ class ToolSet:
         if qualified is None:
             qualified = len({s.view.plugin_name for s in served}) > 1
         names = NameTable()
+        stage(f"building {len(served)} tools")
         self._entries: dict[str, _Entry] = {}
         self._aliases: dict[str, _Entry | None] = {}
         for item in served:
             shown = item.view if qualified else dataclasses.replace(item.view, plugin_name="")
             name = names.assign(shown, "mcp")
-            schema = return_schema(item.view)
-            binary = None if schema is None else binary_media_type(schema, item.media_type)
-            if schema is not None and binary is not None:
-                schema = binary_schema(schema, binary)  # what the bytes travel as
-            legacy = schema is not None and not only_objects(schema)
-            modern = schema is not None and may_be_null(schema)
-            entry = _Entry(item, name, schema, legacy, modern, binary)
-            entry.legacy = self._tool(entry, modern=False)
-            entry.modern = self._tool(entry, modern=True)
+            entry = _Entry(item, name)
             self._entries[name] = entry
             self.warnings.extend(
                 f"{name}: {path}: bytes are sent as the UTF-8 text of the string argument "
@@ -212,8 +241,7 @@ class ToolSet:
             )
             for alias in {provider_name(item.view, "mcp"), item.view.name} - {name}:
                 self._aliases[alias] = None if alias in self._aliases else entry
-        self._legacy = types.ListToolsResult(tools=[e.legacy for e in self._entries.values()])
-        self._modern = types.ListToolsResult(tools=[e.modern for e in self._entries.values()])
+        self._listings: dict[bool, types.ListToolsResult] = {}
 
     @property
     def names(self) -> list[str]:
@@ -226,7 +254,11 @@ class ToolSet:
 
     def listing(self, protocol_version: str) -> types.ListToolsResult:
         """The ``tools/list`` result for a client speaking ``protocol_version``."""
-        base = self._modern if _modern(protocol_version) else self._legacy
+        modern = _modern(protocol_version)
+        base = self._listings.get(modern)
+        if base is None:  # built when first asked for: a server answers initialize first
+            tools = [self._tool(e, modern=modern) for e in self._entries.values()]
+            base = self._listings[modern] = types.ListToolsResult(tools=tools)
         return base.model_copy()
 
     def _tool(self, entry: _Entry, *, modern: bool) -> types.Tool:

@@ -1,0 +1,108 @@
+"""Spec validation problems that do not stop the views from being built are warnings.
+
+By default every command (``generate``, ``manual``, ``serve``) reports each problem as a
+``warning:`` line naming the file, the JSON pointer and the line, and goes on with the
+operations it can understand; ``--strict`` makes them errors (exit 2); the pre-commit check
+(``sktypes check``) keeps failing on them; ``--no-validate`` skips validation. The library's
+``load_openapi`` is strict unless told ``strict=False``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import sktypes as sk
+from sktypes.check import check_paths
+from sktypes.integrations import mcp
+
+BIN = Path(sys.executable).parent
+
+# Directus ships a request body whose schema is null (the validator refuses it)
+NULL_SCHEMA = """\
+openapi: 3.0.3
+info: {title: Items, version: "1"}
+servers: [{url: "https://api.example.com"}]
+paths:
+  /items:
+    post:
+      operationId: createItem
+      requestBody:
+        content:
+          application/json:
+            schema:
+      responses:
+        "200":
+          description: ok
+          content: {application/json: {schema: {type: object, properties: {id: {type: integer}}}}}
+"""
+POINTER = "/paths/~1items/post/requestBody/content/application~1json/schema (line 11)"
+
+
+def _sktypes(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(BIN / "sktypes"), *args], capture_output=True, text=True, cwd=cwd)
+
+
+@pytest.fixture
+def spec(tmp_path: Path) -> Path:
+    path = tmp_path / "items.yaml"
+    path.write_text(NULL_SCHEMA)
+    return path
+
+
+def test_load_openapi_is_strict_by_default_and_lists_problems_when_not(spec: Path) -> None:
+    with pytest.raises(sk.OpenApiError, match="not a valid OpenAPI document"):
+        sk.load_openapi(spec)
+    plugin = sk.load_openapi(spec, strict=False)
+    assert [v.name for v in plugin.views] == ["createItem"]
+    assert f"{POINTER}: not a valid OpenAPI document: None is not valid" in "\n".join(
+        plugin.warnings
+    )
+    assert not any("valid OpenAPI" in w for w in sk.load_openapi(spec, validate=False).warnings)
+
+
+def test_generate_warns_with_the_pointer_and_strict_refuses(spec: Path) -> None:
+    done = _sktypes("generate", str(spec), "-o", "out", "--name", "items", cwd=spec.parent)
+    assert done.returncode == 0, done.stderr
+    assert f"warning: {spec}:{POINTER}: not a valid OpenAPI document" in done.stderr
+    assert (spec.parent / "out" / "items" / "plugin.py").is_file()
+    strict = _sktypes("generate", str(spec), "-o", "o2", "--strict", cwd=spec.parent)
+    assert strict.returncode == 2
+    assert f"{POINTER}: not a valid OpenAPI document" in strict.stderr
+    assert not (spec.parent / "o2").exists()
+
+
+def test_the_pre_commit_check_keeps_failing_on_them(spec: Path) -> None:
+    _sktypes("generate", str(spec), "-o", "out", "--name", "items", cwd=spec.parent)
+    findings = [str(f) for f in check_paths([str(spec)])]
+    assert findings and "not a valid OpenAPI document" in findings[0]
+    assert check_paths([str(spec.parent / "out" / "items")])  # regenerating it is strict too
+
+
+def test_manual_warns_by_default_and_has_strict_and_no_validate(spec: Path) -> None:
+    done = _sktypes("manual", str(spec), "-f", "openai", cwd=spec.parent)
+    assert done.returncode == 0, done.stderr
+    assert f"warning: {spec}:{POINTER}: not a valid OpenAPI document" in done.stderr
+    assert '"createItem"' in done.stdout or "createItem" in done.stdout
+    strict = _sktypes("manual", str(spec), "--strict", cwd=spec.parent)
+    assert strict.returncode == 2 and "not a valid OpenAPI document" in strict.stderr
+    quiet = _sktypes("manual", str(spec), "--no-validate", cwd=spec.parent)
+    assert quiet.returncode == 0 and "valid OpenAPI" not in quiet.stderr
+
+
+def test_serve_has_strict_and_no_validate() -> None:
+    done = subprocess.run(
+        [str(BIN / "sktypes"), "serve", "--help"], capture_output=True, text=True, check=True
+    )
+    assert "--strict" in done.stdout and "--no-validate" in done.stdout
+
+
+def test_the_mcp_server_serves_an_invalid_spec_with_warnings_unless_strict(spec: Path) -> None:
+    pytest.importorskip("mcp")
+    with pytest.raises(sk.SktypesError, match="not a valid OpenAPI document"):
+        mcp.server(str(spec))
+    served = mcp.server(str(spec), strict=False)
+    assert any(POINTER in w for w in served.warnings)
