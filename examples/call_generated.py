@@ -24,9 +24,7 @@ async def main(out_dir: str) -> None:
     """Import the generated package from ``out_dir`` and make one typed call."""
     sys.path.insert(0, out_dir)
     package = importlib.import_module("weather_plugin")
-    plugin = package.WeatherPluginSimpleComplexPlugin(
-        client=httpx.AsyncClient(transport=httpx.MockTransport(answer))
-    )
+    plugin = package.WeatherPlugin(client=httpx.AsyncClient(transport=httpx.MockTransport(answer)))
     result = await plugin.get_weather_forecast1(date="2026-01-02")
     print(f"result:  {result!r} ({type(result).__module__}.{type(result).__qualname__})")
 

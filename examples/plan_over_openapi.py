@@ -77,10 +77,8 @@ async def main() -> int:
             date = _load("date_plugin.openapi.yaml", "demo_date_plugin", Path(tmp))
             weather = _load("weather_plugin.openapi.yaml", "demo_weather_plugin", Path(tmp))
             kernel = Kernel()
-            kernel.add_plugin(date.DatePluginSimpleComplexPlugin(base), "DatePluginSimpleComplex")
-            kernel.add_plugin(
-                weather.WeatherPluginSimpleComplexPlugin(base), "WeatherPluginSimpleComplex"
-            )
+            kernel.add_plugin(date.DemoDatePlugin(base), "DatePluginSimpleComplex")
+            kernel.add_plugin(weather.DemoWeatherPlugin(base), "WeatherPluginSimpleComplex")
             plan_file = ROOT / "examples" / "plans" / "date_weather.plan.json"
             plan = Plan.model_validate_json(plan_file.read_text())
             specs = ROOT / "schemas" / "examples"

@@ -19,6 +19,8 @@ writes it, for every error and every ``sktypes check`` finding)::
     ├── ContentError         chat content that cannot be (de)serialized
     ├── KernelError          a function that cannot be found or invoked
     ├── RemoteRequestError   a remote call whose request cannot be built safely
+    ├── RemoteResponseError  a remote answer that cannot be read as the spec declares it
+    │   └── StreamItemError  a streamed item that is not what the stream declares
     └── PlanError            a plan that cannot be read or run
 
 :class:`ArgumentsError` and :class:`HydrationError` carry every problem found, not only
@@ -43,7 +45,9 @@ __all__ = [
     "OpenApiError",
     "PlanError",
     "RemoteRequestError",
+    "RemoteResponseError",
     "SchemaError",
+    "StreamItemError",
     "SktypesError",
     "TemplateError",
     "UnknownTemplateFormatError",
@@ -271,6 +275,33 @@ class RemoteRequestError(SktypesError):
     is not a token, or a body the declared media type cannot carry; ``where`` names the
     operation.
     """
+
+
+class RemoteResponseError(SktypesError):
+    """A remote operation's answer cannot be read as its spec declares it.
+
+    A page whose items are not an array, a next page on another origin (not followed: the
+    credentials would go with it), a page that repeats the one before (the server ignores
+    the page parameter), a stream cut short; ``where`` names the operation and the place.
+    """
+
+
+class StreamItemError(RemoteResponseError):
+    """One item of a streamed response is not what the stream declares.
+
+    Attributes:
+        index: the item's position in the stream (0 for the first).
+        line: the line of the response body it starts on (1 for the first).
+        raw: the item as received (text), so nothing is lost.
+    """
+
+    def __init__(
+        self, message: str, *, index: int, line: int, raw: str, where: str | None = None
+    ) -> None:
+        self.index = index
+        self.line = line
+        self.raw = raw
+        super().__init__(f"item {index} (line {line}): {message}", where=where)
 
 
 class PlanError(SktypesError):

@@ -11,6 +11,8 @@
   (``enum``/``const`` values that are not ``Literal`` material) and :func:`text` (string
   constraints on a value parsed into another type, or a ``pattern`` pydantic's regex engine
   does not support). Values are compared the way JSON compares them (``1`` is not ``true``).
+- :data:`Base64`: ``format: byte``, bytes in Python and base64 text in JSON (pydantic's
+  ``Base64Bytes`` would decode the bytes a caller gives it).
 - :class:`PackageViews`: a generated plugin carries the function views ``load_openapi`` builds
   for its spec (``views.json``, definitions stored once) and hands them to
   :func:`sktypes.plugin_views` and the kernel, bound to the plugin's methods and typed with the
@@ -33,9 +35,12 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 import pydantic
+import pydantic_core
+from pydantic_core import core_schema
 
+from sktypes._base64 import Base64
 from sktypes.errors import SktypesError
-from sktypes.jsondoc import FrozenDict, freeze
+from sktypes.jsondoc import FrozenDict, JsonDocument, freeze
 from sktypes.views import FunctionView, ReturnParameterView
 
 # MISSING is pydantic's own object, re-exported explicitly (``import ... as MISSING``) for
@@ -51,8 +56,10 @@ else:
 
 __all__ = [
     "VIEWS_FILE",
+    "Base64",
     "VIEWS_FORMAT",
     "Binding",
+    "Discriminated",
     "PackageViews",
     "basic_auth",
     "discriminated_by",
@@ -73,30 +80,78 @@ VIEWS_FORMAT = "sktypes-views/1"
 # --- validators generated models use -------------------------------------------------
 
 
-def discriminated_by(
-    member: str, mapping: Mapping[str, str] | None = None
-) -> pydantic.Discriminator:
+def discriminated_by(member: str, mapping: Mapping[str, str] | None = None) -> Discriminated:
     """A discriminator reading the wire member ``member`` (OpenAPI's ``propertyName``).
 
     The options of the union carry ``Tag(<definition name>)``; ``mapping`` maps member values
     to those names (OpenAPI's ``mapping``); a value it does not list is taken as the name
-    itself (OpenAPI's implicit mapping). Works on JSON data and on model instances (their
-    field with that alias, or an extra member).
+    itself (OpenAPI's implicit mapping), and a value naming no option is refused. Where the
+    member is left out (or is not a string), nothing names an option: the value is matched
+    against each option, as the union without its discriminator would (GitHub's ``/user``
+    is discriminated by a ``user_view_type`` no option requires). Works on JSON data and on
+    model instances (their field with that alias, or an extra member).
     """
-    names = dict(mapping or {})
+    return Discriminated(member, FrozenDict(mapping or {}))
 
-    def tag(value: Any) -> str | None:
+
+_EACH_OPTION = "(none: each option)"
+"""The fallback's tag (no definition name, which the generator's tags are, has parentheses)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Discriminated:
+    """What :func:`discriminated_by` returns: ``Annotated`` metadata for a tagged union.
+
+    A pydantic tagged union whose options are the union's tagged options plus one more,
+    taken when the member names no option: the plain union of them all.
+    """
+
+    member: str
+    mapping: Mapping[str, str]
+
+    def tag(self, value: Any) -> str:
+        """The tag of ``value``'s option (the fallback's when its member is not a string)."""
         if isinstance(value, Mapping):
-            found = value.get(member)
+            found = value.get(self.member)
         elif isinstance(value, pydantic.BaseModel):
-            found = _member(value, member)
+            found = _member(value, self.member)
         else:
-            return None
+            found = None
         if not isinstance(found, str):
-            return None
-        return names.get(found, found)
+            return _EACH_OPTION
+        return self.mapping.get(found, found)
 
-    return pydantic.Discriminator(tag)
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: pydantic.GetCoreSchemaHandler
+    ) -> pydantic_core.CoreSchema:
+        schema = handler(source)
+        if schema["type"] != "union":
+            return schema  # one option: nothing to tell apart
+        choices: dict[str, pydantic_core.CoreSchema] = {}
+        for choice in schema["choices"]:
+            if not isinstance(choice, tuple):
+                raise pydantic.PydanticSchemaGenerationError(
+                    f"discriminated_by({self.member!r}): every option needs a Tag"
+                )
+            option, tag = choice
+            choices[str(tag)] = option
+        choices[_EACH_OPTION] = core_schema.union_schema(list(choices.values()))
+        return core_schema.tagged_union_schema(
+            choices,
+            self.tag,
+            ref=schema.get("ref"),
+            metadata=schema.get("metadata"),
+            serialization=schema.get("serialization"),
+        )
+
+    def __get_pydantic_json_schema__(
+        self, schema: pydantic_core.CoreSchema, handler: pydantic.GetJsonSchemaHandler
+    ) -> Any:
+        """The options' ``oneOf`` (the fallback is no option of its own)."""
+        if schema["type"] != "tagged-union":
+            return handler(schema)
+        options = {k: v for k, v in schema["choices"].items() if k != _EACH_OPTION}
+        return handler(core_schema.tagged_union_schema(options, self.tag))
 
 
 def _member(model: pydantic.BaseModel, member: str) -> Any:
@@ -194,10 +249,13 @@ class Binding:
     Attributes:
         method: the method's attribute name on the plugin class.
         arguments: view parameter name → Python argument name, where they differ.
+        features: how the call pages or streams, as recognised from the spec
+            (``{"pagination": {...}}``, ``{"stream": {...}}``; view parameter names).
     """
 
     method: str
     arguments: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    features: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
 
 def dump_views(
@@ -228,6 +286,7 @@ def dump_views(
         entry: dict[str, Any] = {"view": data, "method": binding.method}
         if binding.arguments:
             entry["arguments"] = dict(binding.arguments)
+        entry.update(binding.features)
         functions.append(entry)
     document = {
         "format": VIEWS_FORMAT,
@@ -267,6 +326,10 @@ def _plain(value: Any) -> Any:
     raise TypeError(type(value).__name__)
 
 
+_FEATURES = ("pagination", "stream")
+"""What a views file records per function besides its view and binding."""
+
+
 def load_views(text: str | bytes) -> tuple[list[FunctionView], list[Binding]]:
     """Read :func:`dump_views` output: the views (no native types yet) and their bindings.
 
@@ -292,7 +355,8 @@ def load_views(text: str | bytes) -> tuple[list[FunctionView], list[Binding]]:
                 pairs = [(n, n) if isinstance(n, str) else n for n in schema["$defs"]]
                 schema["$defs"] = FrozenDict({n: frozen[key] for n, key in pairs})
         views.append(FunctionView.from_dict(data))
-        bindings.append(Binding(entry["method"], entry.get("arguments") or {}))
+        features = {k: entry[k] for k in _FEATURES if k in entry}
+        bindings.append(Binding(entry["method"], entry.get("arguments") or {}, features))
     return views, bindings
 
 
@@ -328,6 +392,16 @@ class PackageViews:
                     files = importlib.resources.files(self._package)
                     self._loaded = load_views((files / self._resource).read_bytes())
         return self._loaded
+
+    def return_schema(self, name: str) -> JsonDocument | None:
+        """The declared response schema of the function called ``name`` (``None``: none).
+
+        What the runtime checks a response against for drift (:mod:`sktypes.remote`).
+        """
+        for view in self._load()[0]:
+            if view.name == name:
+                return view.return_parameter.schema
+        return None
 
     def _typed_views(self, owner: type) -> list[_Typed]:
         found = self._typed.get(owner)
@@ -369,7 +443,10 @@ def _typed(view: FunctionView, binding: Binding, owner: type) -> _Typed:
             absent.add(p.name)
     ret: ReturnParameterView = view.return_parameter
     if ret.schema is not None and "return" in hints:
-        ret = dataclasses.replace(ret, native_type=hints["return"])
+        native = hints["return"]
+        if ret.is_streaming and typing.get_args(native):  # AsyncIterator[T]: its items are T
+            native = typing.get_args(native)[0]
+        ret = dataclasses.replace(ret, native_type=native)
     typed = dataclasses.replace(view, parameters=tuple(params), return_parameter=ret)
     return _Typed(typed, binding, frozenset(absent))
 

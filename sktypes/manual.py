@@ -6,8 +6,10 @@ Writing what was read gives back the same manual.
 
 Names: the planner, Gemini and MCP formats use ``Plugin.Function``; OpenAI and Anthropic
 allow only ``[A-Za-z0-9_-]{1,64}``, so they use ``Plugin-Function``. Characters a format
-refuses become ``_``; a name over the length limit keeps its head and ends with an
-8-character hash of the full name, so distinct functions keep distinct names.
+refuses become ``_``. A name over the length limit is the function's name alone when that
+fits and no other function of the manual has it (a :class:`NameTable` maps it back to its
+plugin); only then does it keep its head and end with an 8-character hash of the full name,
+so distinct functions keep distinct names.
 """
 
 from __future__ import annotations
@@ -74,15 +76,24 @@ _NAME_RULES: dict[str, _NameRule] = {
 
 
 def provider_name(view: FunctionView, format: str) -> str:
-    """Return the name ``view`` has in ``format`` (valid for that provider)."""
+    """Return the name ``view`` has in ``format`` (valid for that provider).
+
+    Stateless, so a name over the limit is shortened with a hash (a :class:`NameTable`
+    first tries the function's name alone, which needs the table to be unique).
+    """
     rule = _NAME_RULES[format]
     full = view.qualified_name(rule.separator)
-    name = rule.invalid.sub("_", full) or "_"
-    if rule.must_start is not None and not rule.must_start.match(name):
-        name = "_" + name
+    name = _cleaned(full, rule)
     if len(name) > rule.limit:
         digest = hashlib.sha1(full.encode()).hexdigest()[:8]
         name = f"{name[: rule.limit - 9]}_{digest}"
+    return name
+
+
+def _cleaned(name: str, rule: _NameRule) -> str:
+    name = rule.invalid.sub("_", name) or "_"
+    if rule.must_start is not None and not rule.must_start.match(name):
+        name = "_" + name
     return name
 
 
@@ -100,7 +111,15 @@ class NameTable:
     def assign(self, view: FunctionView, format: str) -> str:
         """Return the provider name of ``view`` in ``format``, unique within this table."""
         key = (view.plugin_name, view.name)
+        rule = _NAME_RULES[format]
         name = provider_name(view, format)
+        bare = _cleaned(view.name, rule)
+        if (
+            len(_cleaned(view.qualified_name(rule.separator), rule)) > rule.limit
+            and len(bare) <= rule.limit
+            and self._by_name.get(bare, key) == key
+        ):
+            name = bare  # readable: the function's own name, unique in this table
         n = 1
         while self._by_name.get(name, key) != key:
             rule = _NAME_RULES[format]

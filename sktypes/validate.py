@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -16,7 +17,14 @@ from sktypes.jsondoc import JsonDocument
 from sktypes.schema._inline import inline_refs
 from sktypes.views import FunctionView
 
-__all__ = ["json_path", "quick_check", "validate_arguments", "validator_for", "value_problems"]
+__all__ = [
+    "json_path",
+    "quick_check",
+    "schema_problems",
+    "validate_arguments",
+    "validator_for",
+    "value_problems",
+]
 
 
 def _format_checker() -> FormatChecker:
@@ -30,7 +38,16 @@ def _format_checker() -> FormatChecker:
     checker.checkers = dict(Draft202012Validator.FORMAT_CHECKER.checkers)
     checker.checks("date-time", raises=ValueError)(_is_date_time)
     checker.checks("time", raises=ValueError)(_is_time)
+    checker.checks("byte", raises=ValueError)(_is_base64)
     return checker
+
+
+_BASE64 = re.compile(r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$")
+
+
+def _is_base64(value: object) -> bool:
+    """OpenAPI's ``format: byte``: base64 text (RFC 4648 §4, padded)."""
+    return not isinstance(value, str) or _BASE64.match(value) is not None
 
 
 def _is_date_time(value: object) -> bool:
@@ -154,14 +171,29 @@ def value_problems(schema: JsonDocument, value: Any) -> list[ErrorDetail]:
     schema document (kept by identity: a view's schema is the same object on every call).
     A schema that cannot be used (an unresolvable ``$ref``) is one problem at ``$``.
     """
+    return [
+        ErrorDetail(json_path(where), message, snippet(found))
+        for where, message, found in schema_problems(schema, value)
+    ]
+
+
+def schema_problems(schema: JsonDocument, value: Any) -> list[tuple[tuple[Any, ...], str, Any]]:
+    """:func:`value_problems` as data: ``(path parts, message, offending value)`` each.
+
+    The path parts are keys and indexes into ``value`` (a JSON pointer's tokens).
+    """
     quick, validator = _value_checkers(schema)
     if quick is not None and quick(value):
         return []
     try:
         errors = sorted(validator.iter_errors(value), key=_order)
     except (Exception, RecursionError) as exc:  # a broken schema, not a broken value
-        return [ErrorDetail("$", f"the schema cannot be used: {exc}")]
-    return [_detail(e) for e in errors]
+        return [((), f"the schema cannot be used: {exc}", value)]
+    out = []
+    for error in errors:
+        error = _deepest(error)
+        out.append((tuple(error.absolute_path), error.message, error.instance))
+    return out
 
 
 @by_identity

@@ -14,7 +14,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from sktypes_codegen._annotations import Expr, Import, imports
+from sktypes_codegen._annotations import Expr, Import, class_refs, imports
+from sktypes_codegen._iterators import iterator_imports
 from sktypes_codegen._plugin import OperationContext, PluginContext
 from sktypes_codegen._render import line_length, render
 from sktypes_codegen._types import AliasDef, ClassDef
@@ -60,7 +61,29 @@ def models_module(
         all_names=sorted(names, key=all_key),
         classes=classes,
         aliases=aliases,
+        rebuild=incomplete_models(classes, aliases),
     )
+
+
+def incomplete_models(classes: list[ClassDef], aliases: list[AliasDef]) -> list[str]:
+    """The models of a module that pydantic leaves incomplete where they are defined.
+
+    A model naming a class or alias defined below it in the module (aliases come after every
+    class), or deriving from or naming such a model, cannot be built when its class statement
+    runs. Pydantic completes it lazily, resolving the names in the namespace of whoever uses
+    it first: a class of another module deriving from it inherits the unresolved annotations
+    and fails to build ("not fully defined"). The module ends by rebuilding these models, in
+    definition order, so every model it exports is complete.
+    """
+    position = {
+        name: i for i, name in enumerate([*(c.name for c in classes), *(a.name for a in aliases)])
+    }
+    incomplete: dict[str, None] = {}
+    for i, cls in enumerate(classes):
+        local = ((class_refs(cls.annotations()) | set(cls.bases)) - {cls.name}) & position.keys()
+        if any(position[name] > i or name in incomplete for name in local):
+            incomplete[cls.name] = None
+    return list(incomplete)
 
 
 def alias_imports(aliases: list[AliasDef]) -> set[Import]:
@@ -83,7 +106,10 @@ def plugin_module(ctx: PluginContext, header: str, *, sync: bool) -> str:
     """``plugin.py`` of a single-module package: the class with every operation."""
     models = [(".models", ctx.model_names)] if ctx.model_names else []
     needs = imports(e for op in ctx.operations for e in op.annotations())
-    needs |= runtime_imports(ctx.operations, credentials=bool(ctx.credentials))
+    needs |= runtime_imports(ctx.operations)
+    needs |= iterator_imports(
+        (op.pages for op in ctx.operations), (op.stream for op in ctx.operations), sync
+    )
     needs |= plugin_class_imports(ctx)
     return render(
         "plugin.py.jinja",
@@ -98,33 +124,22 @@ def plugin_module(ctx: PluginContext, header: str, *, sync: bool) -> str:
 
 
 def plugin_class_imports(ctx: PluginContext) -> set[Import]:
-    """What the plugin class itself needs (its constructor and credentials)."""
-    needs = {Import("httpx"), Import("sktypes.generated", "PackageViews")}
-    if any("basic_auth(" in c for c in ctx.credentials):
-        needs.add(Import("sktypes.generated", "basic_auth"))
-    return needs
+    """What the plugin class itself needs (its constructor and security schemes)."""
+    return {Import("httpx"), Import("sktypes.generated", "PackageViews")} | ctx.init.needs
 
 
-def runtime_imports(
-    operations: list[OperationContext], *, base: bool = True, credentials: bool = False
-) -> set[Import]:
+def runtime_imports(operations: list[OperationContext], *, base: bool = True) -> set[Import]:
     """What a module imports from ``sktypes`` to define and run operations."""
-    return {Import(_RUNTIME, n) for n in runtime_names(operations, base, credentials)} | (
+    return {Import(_RUNTIME, n) for n in runtime_names(operations, base)} | (
         {Import("sktypes", "kernel_function")} if operations else set()
     )
 
 
-def runtime_names(
-    operations: list[OperationContext], base: bool = True, credentials: bool = False
-) -> list[str]:
+def runtime_names(operations: list[OperationContext], base: bool = True) -> list[str]:
     """What a module imports from ``sktypes.remote`` (unused imports would fail ruff)."""
     names = ["ApiClient"] if base else []
     if operations:
         names.append("Request")
-    if credentials:
-        names.append("Credential")
-    if any(op.result_kind == "json" for op in operations):
-        names.append("parse_json")
     return sorted(names)
 
 

@@ -15,6 +15,7 @@ Clashes are resolved by :class:`Namespace`, which remembers what each name stand
 
 from __future__ import annotations
 
+import builtins
 import keyword
 import re
 import textwrap
@@ -44,6 +45,8 @@ ClassName = NewType("ClassName", str)
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_|$)|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _RESERVED = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | {"None", "True", "False"}
+_BUILTINS = frozenset(n for n in dir(builtins) if n[:1].isupper())
+"""Builtin names a class name could take (``Warning``, ``Exception``, ``TimeoutError``...)."""
 
 
 def _ascii_words(text: str) -> list[str]:
@@ -83,8 +86,8 @@ def class_name(text: str, *, prefix: str = "Model") -> ClassName:
     name = "".join(w[:1].upper() + w[1:] for w in words) or prefix
     if name[0].isdigit():
         name = f"{prefix}{name}"
-    if name in _RESERVED:
-        name = f"{name}_"
+    if name in _RESERVED or name in _BUILTINS:
+        name = f"{name}_"  # `Warning` would be Python's where it is named before its class
     return ClassName(name)
 
 

@@ -23,8 +23,10 @@ from sktypes._stages import stage
 from sktypes.errors import GenerationError, SktypesError, format_error
 from sktypes.generated import VIEWS_FILE, Binding, dump_views
 from sktypes.openapi import OpenApiPlugin, load_openapi
+from sktypes.openapi._naming import package_identifier
 from sktypes.openapi._verdicts import Verdict
 from sktypes_codegen._compile import compile_modules
+from sktypes_codegen._iterators import describe_features, features
 from sktypes_codegen._link import GenerationOptions, relative_to_package, write_link
 from sktypes_codegen._modules import models_module, plugin_module
 from sktypes_codegen._naming import identifier
@@ -106,7 +108,7 @@ def render_plugin(
         rendered = render_loaded(
             plugin, path, name=name, sync=sync, split=split, validated=validate
         )
-    return RenderedPlugin(*rendered, rendered.warnings, plugin.validation)
+    return RenderedPlugin(*rendered, rendered.warnings, plugin.validation, rendered.features)
 
 
 class GenerationWarning(UserWarning):
@@ -141,6 +143,9 @@ class RenderedPlugin(tuple[str, dict[str, str]]):
     warnings: tuple[GenerationWarning, ...]
     validation: Verdict | None
     """openapi-spec-validator's verdict on the spec (recorded in the link record)."""
+    features: tuple[tuple[str, str], ...]
+    """``(operation, what)`` for each operation that pages or streams, and how (what
+    ``sktypes generate -v`` prints)."""
 
     def __new__(
         cls,
@@ -148,10 +153,12 @@ class RenderedPlugin(tuple[str, dict[str, str]]):
         files: dict[str, str],
         warnings: Iterable[GenerationWarning] = (),
         validation: Verdict | None = None,
+        features: Iterable[tuple[str, str]] = (),
     ) -> RenderedPlugin:
         made = super().__new__(cls, (package, files))
         made.warnings = tuple(warnings)
         made.validation = validation
+        made.features = tuple(features)
         return made
 
     @property
@@ -194,13 +201,15 @@ def render_loaded(
     """
     path = spec
     digest = spec_digest(path)
-    package = name or identifier(plugin.name, prefix="api")
+    package = name or package_identifier(plugin.title) or identifier(plugin.name, prefix="api")
     if not package.isidentifier() or not package.isascii() or keyword.iskeyword(package):
         raise GenerationError(
             f"{package!r} is not a valid package name (try {identifier(package)!r})"
         )
     stage(f"generating code for {len(plugin.operations)} operations")
-    ctx = plugin_context(plugin, _description(plugin))
+    # the class is named after the package a user names (gh -> GhPlugin); the views keep
+    # the plugin's name, so plugin_views(Plugin()) == load_openapi(spec).views
+    ctx = plugin_context(plugin, _description(plugin), named_after=name)
     unchecked = "" if validated else f" {NOT_VALIDATED}"
     header = f"{HEADER_MARK}{path.name} (sha256 {digest});{unchecked} do not edit."
     files = {
@@ -219,11 +228,15 @@ def render_loaded(
         files["models.py"] = models_module(ctx, ctx.classes, header, aliases=ctx.aliases)
         files["plugin.py"] = plugin_module(ctx, header, sync=sync)
     files["py.typed"] = ""
-    bindings = [Binding(op.method_name, op.arguments) for op in ctx.operations]
+    bindings = [
+        Binding(op.method_name, op.arguments, features(plugin.operation(op.name)))
+        for op in ctx.operations
+    ]
     pretty = len(plugin.views) <= _PRETTY_LIMIT
     files[VIEWS_FILE] = dump_views(plugin.name, plugin.views, bindings, indent=pretty)
     compile_modules(package, files, str(spec))
-    return RenderedPlugin(package, files, _warnings(plugin, spec, ctx))
+    notes = [(op.name, note) for op in plugin.operations for note in describe_features(op)]
+    return RenderedPlugin(package, files, _warnings(plugin, spec, ctx), features=notes)
 
 
 def generate_plugin(
@@ -249,7 +262,8 @@ def generate_plugin(
     Args:
         spec: an OpenAPI 3.x or Swagger 2.0 document (YAML or JSON).
         output_dir: where the package directory goes (created if missing).
-        name: the package name (default: the API title as an identifier).
+        name: the package name (default: a short form of the API's title, ``github`` for
+            GitHub's); the plugin class is named after it (``gh`` → ``GhPlugin``).
         sync: also generate blocking ``*_sync`` methods.
         validate: validate the spec first (``False``: generate what can be understood).
         split: split the plugin and models into one submodule per tag (``operations/`` and

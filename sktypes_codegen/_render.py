@@ -9,7 +9,7 @@ line), ``pylit`` (any JSON value) and ``docstring`` (an escaped, wrapped docstri
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -25,6 +25,7 @@ __all__ = [
     "Param",
     "assignment",
     "call",
+    "collection",
     "environment",
     "line_length",
     "render",
@@ -73,6 +74,28 @@ def _docstring(text: str | None, indent: int, fallback: str = "") -> str:
     return f'"""{lines[0]}\n{body}{pad}"""'
 
 
+def _method_docstring(text: str | None, indent: int, fallback: str, sections: Sequence[str]) -> str:
+    """A docstring of ``text`` followed by ``sections`` (lines whose indentation is kept).
+
+    Each section line is escaped and wrapped like the text; its continuation lines are
+    indented 4 more columns (Google style).
+    """
+    lines = docstring_body(text or fallback, indent=indent + 4, width=line_length())
+    if sections:
+        lines.append("")
+    for section in sections:
+        inner = len(section) - len(section.lstrip(" "))
+        wrapped = docstring_body(section.strip(), indent=indent + inner + 4, width=line_length())
+        lines.extend(
+            " " * (inner if i == 0 else inner + 4) + line for i, line in enumerate(wrapped)
+        )
+    if len(lines) == 1:
+        return _docstring(text, indent, fallback)
+    pad = " " * indent
+    body = "".join(f"{pad}{line}\n" if line else "\n" for line in lines[1:])
+    return f'"""{lines[0]}\n{body}{pad}"""'
+
+
 def _chunks(text: str, indent: int) -> list[str]:
     """String literals for ``text``, one per line at ``indent`` (nothing follows them)."""
     return py_string_chunks(text, line_length() - indent)
@@ -93,6 +116,7 @@ def environment() -> jinja2.Environment:
     env.filters["pylit"] = py_literal
     env.filters["pystr_chunks"] = _chunks
     env.filters["docstring"] = _docstring
+    env.globals["method_docstring"] = _method_docstring
     env.globals["signature"] = signature
     env.globals["call"] = call
     env.globals["assignment"] = assignment
@@ -217,6 +241,54 @@ def call(head: str, args: Sequence[Expr | str], indent: int, tail: str = "") -> 
     pad = " " * (indent + 4)
     inner = "".join(f"{pad}{_expression(a, indent + 4, last=1)},\n" for a in nodes)
     return f"{head}(\n{inner}{' ' * indent}){tail}"
+
+
+Literal = Expr | str | list[Any] | tuple[Any, ...] | Mapping[str, Any]
+"""Code for :func:`collection`: an expression, code written as is (``str``), or a list,
+tuple or dict of those (dict keys are code too: ``'"404"'``)."""
+
+
+def collection(value: Literal, indent: int, first: int = 0, last: int = 0) -> str:
+    """Render a list, tuple or dict literal the way ruff formats it.
+
+    On one line when it fits (``first`` columns before it, ``last`` after); else one item
+    per line with a trailing comma, each item laid out the same way in turn.
+    """
+    flat = _flat(value)
+    if indent + first + len(flat) + last <= line_length():
+        return flat
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, (list, tuple, Mapping)):
+        return _expression(value, indent, first, last)
+    if not value:
+        return flat
+    items: list[tuple[str, Literal]]
+    if isinstance(value, Mapping):
+        opening, closing = "{", "}"
+        items = [(f"{k}: ", v) for k, v in value.items()]
+    else:
+        opening, closing = ("[", "]") if isinstance(value, list) else ("(", ")")
+        items = [("", v) for v in value]
+    pad = " " * (indent + 4)
+    body = "".join(
+        f"{pad}{key}{collection(item, indent + 4, len(key), 1)},\n" for key, item in items
+    )
+    return f"{opening}\n{body}{' ' * indent}{closing}"
+
+
+def _flat(value: Literal) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k}: {_flat(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flat(v) for v in value) + "]"
+    if isinstance(value, tuple):
+        if len(value) == 1:
+            return f"({_flat(value[0])},)"
+        return "(" + ", ".join(_flat(v) for v in value) + ")"
+    return render_expr(value)
 
 
 def assignment(name: str, annotation: Expr, value: Expr | None, indent: int = 4) -> str:

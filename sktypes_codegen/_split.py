@@ -21,6 +21,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from sktypes_codegen._annotations import class_refs, imports
+from sktypes_codegen._iterators import iterator_imports
 from sktypes_codegen._modules import (
     all_key,
     import_block,
@@ -80,7 +81,7 @@ def split_files(ctx: PluginContext, header: str, *, sync: bool) -> dict[str, str
         all_names=sorted(by_name, key=all_key),
     )
 
-    taken = set(names) | {ctx.class_name, "ApiClient", "Credential", "Request"}
+    taken = set(names) | {ctx.class_name, "ApiClient", "Request"}
     classes_ns = Namespace(taken)
     bases: list[tuple[str, str]] = []
     for tag, module in sorted(modules.items(), key=lambda item: item[1]):
@@ -89,6 +90,7 @@ def split_files(ctx: PluginContext, header: str, *, sync: bool) -> dict[str, str
         ops_class = classes_ns.claim(tag, f"{class_name(tag or 'default', prefix='Tag')}Operations")
         bases.append((module, ops_class))
         needs = imports(e for op in ops for e in op.annotations()) | runtime_imports(ops)
+        needs |= iterator_imports((op.pages for op in ops), (op.stream for op in ops), sync)
         about = f"tagged {tag!r}" if tag else "without a tag"
         files[f"operations/{module}.py"] = render(
             "operations.py.jinja",
@@ -111,10 +113,7 @@ def split_files(ctx: PluginContext, header: str, *, sync: bool) -> dict[str, str
         bases=[name for _, name in bases],
         operations=[],
         sync=sync,
-        imports=import_block(
-            runtime_imports([], base=False, credentials=bool(ctx.credentials))
-            | plugin_class_imports(ctx)
-        ),
+        imports=import_block(runtime_imports([], base=False) | plugin_class_imports(ctx)),
         local_imports=[(f".operations.{module}", [name]) for module, name in bases],
     )
     return files

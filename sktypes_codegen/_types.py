@@ -28,6 +28,7 @@ Mapping (pydantic style; ``docs/generate.md`` has the full table):
 from __future__ import annotations
 
 import keyword
+import math
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
@@ -264,6 +265,20 @@ class _Job:
     name: str
 
 
+IMPORTED_NAMES = frozenset(
+    {
+        # pydantic, typing and sktypes names generated modules import: a class with one of
+        # these names would replace it for the rest of the module (Cohere's `BaseModel`)
+        *("BaseModel", "ConfigDict", "Field", "Tag", "TypeAdapter"),
+        *("Annotated", "Any", "Literal", "NotRequired", "Required", "Protocol", "TypedDict"),
+        *("TypeAlias", "TypeAliasType", "AsyncIterator", "Iterator"),
+        *("MISSING", "PackageViews", "ApiClient", "ApiError", "Credential", "Request"),
+        *("Pagination", "ServerSentEvent", "Stream", "Base64", "Base64Bytes", "AnyUrl"),
+    }
+)
+"""Names a generated class never takes."""
+
+
 class TypeBuilder:
     """Turns schema nodes into annotations, collecting the classes and imports they need.
 
@@ -279,7 +294,7 @@ class TypeBuilder:
         self.classes: dict[str, ClassDef] = {}
         self.aliases: dict[str, AliasDef] = {}
         self.warnings: list[Unexpressed] = []
-        self._names = Namespace(taken or set())
+        self._names = Namespace((taken or set()) | IMPORTED_NAMES)
         self._by_def: dict[object, Expr] = {}
         self._class_names: set[str] = set()
         self._inline: dict[Node, str] = {}
@@ -466,6 +481,8 @@ class TypeBuilder:
                 ("multiple_of", node.multiple_of),
             ):
                 if value is not None:
+                    if isinstance(node, IntegerNode) and base == Name("int"):
+                        key, value = _integer_bound(key, value)
                     kwargs.append((key, Value(value)))
         metadata = [Call(_FIELD, kwargs=tuple(kwargs))] if kwargs else []
         return annotated(base, [*metadata, *extra])
@@ -478,7 +495,7 @@ class TypeBuilder:
             return FLOAT  # a Decimal is written back as a string: the number would change type
         if row.module == "builtins":
             return Name(row.name)
-        if row.module in ("pydantic",):
+        if row.module in ("pydantic", "sktypes.generated"):
             return Name(row.name, Import(row.module, row.name))
         return Name(f"{row.module}.{row.name}", Import(row.module))
 
@@ -704,6 +721,7 @@ class TypeBuilder:
         if len({t for t, _ in tags}) != len(tags):
             return None
         mapping = {value: ref.name for value, ref in node.discriminator.mapping if ref.name}
+        mapping.update(_sole_values(node.discriminator.property_name, options, model, mapping))
         args: list[Expr] = [Value(node.discriminator.property_name)]
         if any(value != target for value, target in mapping.items()):
             args.append(Value(mapping))
@@ -724,6 +742,59 @@ class TypeBuilder:
         inside = keyword_ in _KEYWORDS  # the pointer names the keyword itself
         pointer = f"{node.pointer}/{keyword_}" if inside else node.pointer
         self.warnings.append(Unexpressed(pointer, keyword_))
+
+
+def _sole_values(
+    member: str, options: list[Node], model: SchemaModel, mapping: dict[str, str]
+) -> dict[str, str]:
+    """Values that name options besides ``mapping``: the one value an option allows ``member``.
+
+    OpenAI discriminates by ``object`` without a mapping, each option saying
+    ``object: {enum: [organization.usage.completions.result]}``: that value names it (no
+    other option allows it, and it is neither mapped nor a definition's name).
+    """
+    names = {o.name for o in options if isinstance(o, RefNode) and o.name}
+    owners: dict[str, list[str]] = {}
+    for option in options:
+        if not isinstance(option, RefNode) or option.name is None:
+            continue
+        target = model.resolve(option)
+        if not isinstance(target, ObjectNode):
+            continue
+        prop = next((p for p in target.properties if p.name == member), None)
+        value = _sole_value(prop.node, model) if prop is not None else None
+        if isinstance(value, str):
+            owners.setdefault(value, []).append(option.name)
+    return {
+        value: found[0]
+        for value, found in owners.items()
+        if len(found) == 1 and value not in mapping and value not in names
+    }
+
+
+def _sole_value(node: Node, model: SchemaModel) -> Any:
+    node = strip_null(model.resolve(node) if isinstance(node, RefNode) else node)[0]
+    if isinstance(node, ConstNode):
+        return node.value
+    if isinstance(node, EnumNode) and len(node.values) == 1:
+        return node.values[0]
+    return None
+
+
+def _integer_bound(key: str, value: Any) -> tuple[str, Any]:
+    """An integer's bound as an ``int`` (pydantic refuses a float bound on an ``int``).
+
+    JSON gives ``maximum: 18446744073709552000`` as a float (Cohere's ``seed``); an integral
+    float is that integer, exactly. A fractional bound is the nearest integer that admits
+    the same integers (``minimum: 0.5`` is ``ge=1``, ``exclusiveMaximum: 9.5`` is ``le=9``).
+    """
+    if not isinstance(value, float) or key == "multiple_of" or not math.isfinite(value):
+        return key, value
+    if value.is_integer():
+        return key, int(value)
+    if key in ("ge", "gt"):
+        return "ge", math.ceil(value)
+    return "le", math.floor(value)
 
 
 def _worth_a_name(annotation: Expr) -> bool:

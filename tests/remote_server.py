@@ -41,10 +41,12 @@ Routes (``N`` items ``{"id": i, "name": "item-i"}``, ``i`` from 1; ``server.item
                             ``application/jsonl``; ``/stream/ndjson`` the same as
                             ``application/x-ndjson``; ``/stream/json-seq`` as RFC 7464
                             records (``\\x1e`` JSON ``\\n``), ``application/json-seq``
+``GET /secure/stream``      ``/stream/jsonl`` for ``Authorization: Bearer <live token>``
+                            only; else 401 with ``WWW-Authenticate``
 ==========================  ===========================================================
 
-Streams are chunked, one chunk per item, ``server.stream_delay`` seconds apart (default
-0.01). Set by the test, not on the wire:
+Streams answer ``QUERY`` as they answer ``GET``; they are chunked, one chunk per item,
+``server.stream_delay`` seconds apart (default 0.01). Set by the test, not on the wire:
 
 - ``server.script(method, path, *replies)``: the next requests to that route (path without
   query) get these replies, in order, before the route's own answer. A reply is
@@ -76,7 +78,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-import pytest
+try:  # the fixture needs pytest; benchmarks/compare_remote_client.py runs the server without
+    import pytest
+except ImportError:  # pragma: no cover - outside the test venv
+    pytest = None  # type: ignore[assignment]
 
 __all__ = [
     "DROP",
@@ -155,6 +160,11 @@ class RemoteServer:
         """Answer the next requests to ``method path`` with ``replies``, in order."""
         with self._lock:
             self._scripts.setdefault((method.upper(), path), []).extend(replies)
+
+    def unscript(self) -> None:
+        """Drop the scripted replies not used yet."""
+        with self._lock:
+            self._scripts.clear()
 
     def hold_streams(self) -> threading.Event:
         """Make streams wait after their first item until the returned event is set."""
@@ -278,7 +288,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         self._handle()
 
-    do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = do_GET
+    do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = do_QUERY = do_GET
 
     # --- dispatch ----------------------------------------------------------------------------
 
@@ -309,9 +319,17 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(scripted.status, scripted.body, scripted.headers)
             return
         stream = _STREAMS.get(split.path)
-        if stream is not None and self.command == "GET":
+        if stream is not None and self.command in ("GET", "QUERY"):
+            if split.path.startswith("/secure/") and state._bearer(seen.headers) is None:
+                seen.answer = "401"
+                refused = {"code": "unauthorized", "message": "credentials refused"}
+                self._send(401, refused, {"WWW-Authenticate": 'Bearer error="invalid_token"'})
+                return
             seen.answer = "200"
-            self._stream(seen, *stream)
+            try:
+                self._stream(seen, *stream)
+            except (BrokenPipeError, ConnectionResetError):  # the client stopped reading
+                self.close_connection = True
             return
         status, payload, headers = self._route(seen)
         seen.answer = str(status)
@@ -549,6 +567,7 @@ _STREAMS: dict[str, tuple[str, Callable[[int, str, bool], str]]] = {
     "/stream/jsonl": ("application/jsonl", _line),
     "/stream/ndjson": ("application/x-ndjson", _line),
     "/stream/json-seq": ("application/json-seq", _seq),
+    "/secure/stream": ("application/jsonl", _line),
 }
 
 _PAGES: dict[str, Callable[[_Handler, list[dict[str, Any]], dict[str, list[str]]], Answer]] = {
@@ -562,8 +581,10 @@ _PAGES: dict[str, Callable[[_Handler, list[dict[str, Any]], dict[str, list[str]]
 }
 
 
-@pytest.fixture
-def remote_server() -> Iterator[RemoteServer]:
+def _fixture() -> Iterator[RemoteServer]:
     """A fresh :class:`RemoteServer` on 127.0.0.1, stopped after the test."""
     with RemoteServer() as server:
         yield server
+
+
+remote_server = pytest.fixture(_fixture, name="remote_server") if pytest is not None else _fixture

@@ -7,8 +7,11 @@ draft 2020-12 validator, with the OpenAPI meanings generated code gives its sche
 - the formats generated types enforce are checked (``date-time``, ``date``, ``time``,
   ``uuid``, ``ipv4``, ``ipv6``, ``byte``, and ``int32``/``int64`` as ranges); other formats
   stay annotations, as draft 2020-12 says;
-- OpenAPI's ``discriminator``: the member must name one of the options (through ``mapping``,
-  or the definition's name), and the value must be valid as that option;
+- OpenAPI's ``discriminator``: a member that is there must name one of the options (through
+  ``mapping``, the definition's name, or the one value an option allows its member: OpenAI's
+  ``object: {enum: [organization.usage.completions.result]}``), and the value must be valid
+  as that option; left
+  out (or not a string), the value is matched against each option;
 - a schema without ``type`` whose keywords all belong to one JSON type admits that type only
   (``properties`` → an object), as OpenAPI tools read it;
 - ``oneOf`` is read as ``anyOf``: a value matching several options is accepted (a pydantic
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import json
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -67,8 +71,40 @@ _KINDS = {
 _PYTHON = {"object": dict, "array": list, "string": str}
 
 
+def _sole_value(defs: Mapping[str, Any], name: str, member: str) -> Any:
+    """The one value definition ``name`` allows its ``member`` (``const`` or a one-value
+    ``enum``, through ``$ref`` and ``allOf``), else ``None``."""
+    seen = 0
+    node: Any = defs.get(name)
+    while isinstance(node, Mapping) and "$ref" in node and seen < 20:
+        seen += 1
+        node = defs.get(str(node["$ref"]).rsplit("/", 1)[-1])
+    if not isinstance(node, Mapping):
+        return None
+    parts = [node, *(p for p in node.get("allOf") or () if isinstance(p, Mapping))]
+    for part in parts:
+        if "$ref" in part and part is not node:
+            found = _sole_value(defs, str(part["$ref"]).rsplit("/", 1)[-1], member)
+            if found is not None:
+                return found
+        prop = (part.get("properties") or {}).get(member)
+        while isinstance(prop, Mapping) and "$ref" in prop and seen < 40:
+            seen += 1
+            prop = defs.get(str(prop["$ref"]).rsplit("/", 1)[-1])
+        if isinstance(prop, Mapping):
+            if "const" in prop:
+                return prop["const"]
+            if isinstance(prop.get("enum"), list) and len(prop["enum"]) == 1:
+                return prop["enum"][0]
+    return None
+
+
 def _discriminator(
-    validator: Any, value: Mapping[str, Any], instance: Any, schema: Mapping[str, Any]
+    validator: Any,
+    value: Mapping[str, Any],
+    instance: Any,
+    schema: Mapping[str, Any],
+    defs: Mapping[str, Any] | None = None,
 ) -> Iterator[jsonschema.ValidationError]:
     if not isinstance(instance, dict):
         return
@@ -76,14 +112,23 @@ def _discriminator(
     options = [o for key in ("oneOf", "anyOf") for o in schema.get(key) or ()]
     names = {o["$ref"].rsplit("/", 1)[-1] for o in options if isinstance(o, dict) and "$ref" in o}
     mapped = {k: v.rsplit("/", 1)[-1] for k, v in (value.get("mapping") or {}).items()}
-    if member not in instance:
-        if names:
-            yield jsonschema.ValidationError(f"{member} is missing")
-        return
+    # an option whose member allows one value is named by it (OpenAI's `object` consts)
+    sole: dict[Any, list[str]] = {}
+    for name in sorted(names):
+        found = _sole_value(defs or {}, name, str(member))
+        if isinstance(found, str):
+            sole.setdefault(found, []).append(name)
+    for found, owners in sole.items():
+        if len(owners) == 1 and found not in mapped and found not in names:
+            mapped[found] = owners[0]
+    if not isinstance(instance.get(member), str):
+        return  # nothing names an option: the value is matched against each (oneOf)
     chosen = mapped.get(instance[member], instance[member])
     if chosen not in names and instance[member] not in mapped:
         yield jsonschema.ValidationError(f"{member}={instance[member]!r} names no option")
         return
+    if chosen not in names:
+        return  # mapped to a definition that is no option: the value is matched against each
     for error in validator.evolve(schema={"$ref": f"#/$defs/{chosen}"}).iter_errors(instance):
         yield jsonschema.ValidationError(f"as {chosen}: {error.message}")
 
@@ -138,7 +183,11 @@ _OpenApiValidator = jsonschema.validators.extend(
 
 def oracle(schema: Mapping[str, Any]) -> Any:
     """A validator of ``schema`` with the OpenAPI meanings of the module docstring."""
-    return _OpenApiValidator(dict(schema), format_checker=_FORMATS)
+    defs = schema.get("$defs") or {}
+    cls = jsonschema.validators.extend(
+        _OpenApiValidator, {"discriminator": functools.partial(_discriminator, defs=defs)}
+    )
+    return cls(dict(schema), format_checker=_FORMATS)
 
 
 class Verdict:
@@ -147,6 +196,18 @@ class Verdict:
     def __init__(self) -> None:
         self.accepted = 0
         self.refused = 0
+
+
+def _whole(value: Any) -> Any:
+    """``value`` with integral floats written as integers (the same JSON number: pydantic's
+    strict JSON mode reads ``1.0`` as a float, JSON Schema as the integer 1)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    if isinstance(value, list):
+        return [_whole(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _whole(v) for k, v in value.items()}
+    return value
 
 
 def check_round_trip(
@@ -158,7 +219,7 @@ def check_round_trip(
         AssertionError: the type and the oracle disagree, or the dump differs.
     """
     adapter = TypeAdapter(native_type)
-    text = json.dumps(instance)
+    text = json.dumps(_whole(instance))  # 1.0 is the integer 1 (JSON Schema), written so
     valid = validator.is_valid(instance)
     refused: ValidationError | None = None
     try:

@@ -40,6 +40,10 @@ GOLDEN_SPECS = {
     "composition": ROOT / "tests" / "specs" / "composition.yaml",
     # header precedence, wildcard, form, multipart and octet-stream bodies, text and bytes
     "requests_plugin": ROOT / "tests" / "specs" / "requests.yaml",
+    # issue 27: typed errors, pagination (every style, guessed and declared), retries (an
+    # idempotency key), OAuth2 client credentials and other schemes, streams (3.1 and 3.2)
+    "remote_shop": ROOT / "tests" / "specs" / "remote_api.yaml",
+    "streams_32": ROOT / "tests" / "specs" / "streams_32.yaml",
 }
 SPLIT_GOLDEN = {"uber_split"}
 """Golden packages generated with ``split=True`` (one module per tag)."""
@@ -203,8 +207,8 @@ def _import_generated(tmp_path: Path, spec: Path, name: str) -> Any:
 def test_generated_plugins_call_a_real_server(tmp_path: Path, server: str) -> None:
     weather = _import_generated(tmp_path, EXAMPLES / "weather_plugin.openapi.yaml", "e2e_weather")
     date = _import_generated(tmp_path, EXAMPLES / "date_plugin.openapi.yaml", "e2e_date")
-    wp = weather.WeatherPluginSimpleComplexPlugin(server)
-    dp = date.DatePluginSimpleComplexPlugin(server)
+    wp = weather.E2EWeatherPlugin(server)
+    dp = date.E2EDatePlugin(server)
     forecast = asyncio.run(wp.get_weather_forecast1(date="2026-01-02"))
     assert forecast.degrees_fahrenheit == 70
     assert wp.get_weather_forecast1_sync(date="x").degrees_fahrenheit == 61
@@ -216,7 +220,7 @@ def test_generated_plugins_call_a_real_server(tmp_path: Path, server: str) -> No
 
 def test_non_2xx_raises_typed_error_with_status_and_body(tmp_path: Path, server: str) -> None:
     weather = _import_generated(tmp_path, EXAMPLES / "weather_plugin.openapi.yaml", "e2e_fail")
-    wp = weather.WeatherPluginSimpleComplexPlugin(server + "/nothing")
+    wp = weather.E2EFailPlugin(server + "/nothing")
     with pytest.raises(weather.ApiError) as info:
         asyncio.run(wp.get_weather_forecast1(date="x"))
     assert info.value.status_code == 404

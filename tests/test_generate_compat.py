@@ -12,13 +12,13 @@ import importlib
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import pydantic
 import pytest
 
 import sktypes as sk
-from sktypes.generated import MISSING
+from sktypes.generated import MISSING, discriminated_by
 from sktypes.remote import Request, build_request
 from sktypes_codegen import generate_plugin
 
@@ -68,7 +68,7 @@ def test_absent_stays_absent_and_null_stays_null(packages: dict[str, Any]) -> No
 
 
 def test_requests_send_exactly_what_was_given(packages: dict[str, Any]) -> None:
-    plugin = packages["requests"].RequestsPlugin("http://127.0.0.1:1")
+    plugin = packages["requests"].CompatRequestsPlugin("http://127.0.0.1:1")
     models = importlib.import_module("compat_requests.models")
     body = models.OrderPatch.model_validate({"note": None})
     built = build_request("http://x", plugin._patch_order_request(orderId=3, body=body))
@@ -86,5 +86,48 @@ def test_inheritance_and_discriminators(packages: dict[str, Any]) -> None:
     assert type(cat).__name__ == "CatAnimal"
     with pytest.raises(pydantic.ValidationError):
         adapter.validate_python({"kind": "fish"})
-    views = sk.plugin_views(packages["composition"].CompositionPlugin())
+    views = sk.plugin_views(packages["composition"].CompatCompositionPlugin())
     assert views == sk.load_openapi(SPECS / "composition.yaml").views
+
+
+class _Private(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid")
+    view: str | MISSING = MISSING
+    login: str
+    disk: int
+
+
+class _Public(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="forbid")
+    view: str | MISSING = MISSING
+    login: str
+
+
+_User = Annotated[
+    Annotated[_Private, pydantic.Tag("private-user")] | Annotated[_Public, pydantic.Tag("public")],
+    discriminated_by("view", {"private": "private-user"}),
+]
+
+
+def test_a_discriminator_member_left_out_falls_back_to_matching_each_option() -> None:
+    # GitHub's /user: oneOf [private-user, public-user] discriminated by user_view_type, which
+    # neither requires; answers without it failed with "Unable to extract tag"
+    adapter = pydantic.TypeAdapter(_User)
+    assert type(adapter.validate_python({"login": "o", "disk": 1})) is _Private
+    assert type(adapter.validate_json(b'{"login": "o"}')) is _Public
+    with pytest.raises(pydantic.ValidationError):
+        adapter.validate_python({"login": "o", "other": 1})  # no option matches
+    # a member that is there still decides, mapped or by the definition's name
+    assert type(adapter.validate_python({"view": "public", "login": "o"})) is _Public
+    with pytest.raises(pydantic.ValidationError):
+        adapter.validate_python({"view": "public", "login": "o", "disk": 1})
+    with pytest.raises(pydantic.ValidationError):
+        adapter.validate_python({"view": "unknown", "login": "o"})
+    user = adapter.validate_python({"login": "o", "disk": 1})
+    assert adapter.dump_python(user, mode="json") == {"login": "o", "disk": 1}
+    assert adapter.validate_python(user) is user  # model instances pass as they are
+    # the fallback is no option of its own in the JSON Schema
+    assert adapter.json_schema()["oneOf"] == [
+        {"$ref": "#/$defs/_Private"},
+        {"$ref": "#/$defs/_Public"},
+    ]

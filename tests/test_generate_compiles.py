@@ -8,9 +8,11 @@ call does not fit the line, once rendered as a call holding a lone ``,``.
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 from pathlib import Path
 
+import pydantic
 import pytest
 
 from sktypes.check import check_paths
@@ -48,7 +50,7 @@ def test_an_operation_without_parameters_and_a_long_name_compiles_and_imports(
             module = importlib.import_module(f"pk{width}")
         finally:
             sys.path.remove(str(package.parent))
-        assert hasattr(module, "PackagesPlugin")
+        assert hasattr(module, f"Pk{width}Plugin")
 
 
 def test_a_module_that_does_not_compile_is_a_generation_error_naming_the_operation(
@@ -95,3 +97,47 @@ def test_owner_of_a_line_is_the_model_or_operation_around_it() -> None:
     source = "class A(BaseModel):\n    x: int\n    ,\n"
     assert compile_errors([("m.py", source)]) == [("m.py", 3, "invalid syntax (in class A)")]
     assert owner_of("X: TypeAlias = (\n  ,\n)\n", 2) == "X"
+
+
+def test_integer_bounds_given_as_floats_are_integers(tmp_path: Path) -> None:
+    # Cohere's seed: {type: integer, minimum: 0, maximum: 18446744073709552000}; JSON reads the
+    # maximum as a float and `le=1.8446744073709552e+19` on an int made the package unimportable
+    spec = tmp_path / "seed.json"
+    body = {
+        "type": "object",
+        "properties": {
+            "seed": {"type": "integer", "minimum": 0, "maximum": 18446744073709552000},
+            "half": {"type": "integer", "minimum": 0.5, "exclusiveMaximum": 9.5},
+        },
+    }
+    spec.write_text(
+        json.dumps(
+            {
+                "openapi": "3.1.0",
+                "info": {"title": "Seeds", "version": "1"},
+                "paths": {
+                    "/g": {
+                        "post": {
+                            "operationId": "generate",
+                            "requestBody": {"content": {"application/json": {"schema": body}}},
+                            "responses": {"204": {"description": "ok"}},
+                        }
+                    }
+                },
+            }
+        ),
+        encoding="utf-8",
+    )
+    package = generate_plugin(spec, tmp_path / "out", name="seeds")
+    assert "le=18446744073709551616" in (package / "models.py").read_text()
+    sys.path.insert(0, str(package.parent))
+    try:
+        models = importlib.import_module("seeds.models")
+    finally:
+        sys.path.remove(str(package.parent))
+    model = models.GenerateBody
+    assert model.model_validate({"seed": 2**64, "half": 1}).seed == 2**64
+    for bad in ({"seed": 2**64 + 1}, {"half": 0}, {"half": 10}):
+        with pytest.raises(pydantic.ValidationError):
+            model.model_validate(bad)
+    assert model.model_validate({"half": 9}).half == 9

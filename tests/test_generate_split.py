@@ -147,7 +147,7 @@ def test_split_package_imports_type_checks_and_matches_the_views(
     finally:
         sys.path.remove(str(tmp_path))
     assert models.OnlyA is animals.OnlyA
-    plugin_cls = package.ZooPlugin
+    plugin_cls = package.ZooSplitPlugin
     assert len(assert_same_views(plugin_cls, sk.load_openapi(spec_file))) == 5
     assert [c.__name__ for c in plugin_cls.__mro__[1:4]] == [
         "AnimalsOperations",
@@ -197,3 +197,215 @@ def render_plugin_dict(
     path = where / "many.json"
     path.write_text(json.dumps(spec), encoding="utf-8")
     return render_plugin(path, split=split)
+
+
+# GitHub's Event (tag activity) names ReleaseEvent, whose `release` is a class of the activity
+# module derived from Release, shared by several tags, whose `assets` names ReleaseAsset,
+# defined after it in models/_shared.py: Release was incomplete at import, so the derived class
+# inherited an unresolved `list[ReleaseAsset]` that models/activity.py cannot resolve
+# ("TypeAdapter[list[Event]] is not fully defined"; 9 GitHub operations failed to parse).
+FORWARD: dict[str, Any] = {
+    "openapi": "3.0.3",
+    "info": {"title": "Releases", "version": "1"},
+    "servers": [{"url": "https://releases.test"}],
+    "paths": {
+        "/events": {
+            "get": _op("listEvents", "activity", {"type": "array", "items": _ref("Event")})
+        },
+        "/releases": {"get": _op("getRelease", "repos", _ref("Release"))},
+    },
+    "components": {
+        "schemas": {
+            "Event": {
+                "type": "object",
+                "required": ["id", "payload"],
+                "properties": {"id": {"type": "string"}, "payload": _ref("ReleaseEvent")},
+            },
+            "ReleaseEvent": {
+                "type": "object",
+                "required": ["release"],
+                "properties": {
+                    "release": {
+                        "allOf": [
+                            _ref("Release"),
+                            {"type": "object", "properties": {"short": {"type": "string"}}},
+                        ]
+                    }
+                },
+            },
+            "Release": {
+                "type": "object",
+                "required": ["assets"],
+                "properties": {
+                    "assets": {"type": "array", "items": _ref("ReleaseAsset")},
+                    "author": _ref("Author"),
+                },
+            },
+            "ReleaseAsset": {
+                "type": "object",
+                "required": ["name"],
+                "properties": {"name": {"type": "string"}, "uploader": _ref("Author")},
+            },
+            "Author": {"type": "object", "properties": {"login": {"type": "string"}}},
+        }
+    },
+}
+
+
+@pytest.mark.parametrize("split", [True, False], ids=["split", "single"])
+def test_every_model_is_complete_at_import(tmp_path: Path, split: bool) -> None:
+    spec = tmp_path / "releases.json"
+    spec.write_text(json.dumps(FORWARD), encoding="utf-8")
+    name = f"releases_{'split' if split else 'single'}"
+    generate_plugin(spec, tmp_path / "out", name=name, split=split, sync=True)
+    sys.path.insert(0, str(tmp_path / "out"))
+    try:
+        package = importlib.import_module(name)
+        models = importlib.import_module(f"{name}.models")
+    finally:
+        sys.path.remove(str(tmp_path / "out"))
+    incomplete = [
+        n
+        for n in models.__all__
+        if isinstance(getattr(models, n), type) and not getattr(models, n).__pydantic_complete__
+    ]
+    assert incomplete == []
+    asset = {"name": "a.tgz", "uploader": {"login": "o"}}
+    answer = [{"id": "1", "payload": {"release": {"assets": [asset]}}}]
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json=answer)
+
+    client = httpx.Client(transport=httpx.MockTransport(handler))
+    plugin_cls = package.ReleasesSplitPlugin if split else package.ReleasesSinglePlugin
+    plugin = plugin_cls(sync_client=client)
+    events = plugin.list_events_sync()
+    assert events[0].payload.release.assets[0].uploader.login == "o"
+
+
+def test_a_model_named_like_a_builtin_does_not_resolve_to_the_builtin(tmp_path: Path) -> None:
+    # Plaid's AssetReportGetResponse names its schema `Warning`, defined below it: the class
+    # statement resolved `list[Warning]` to Python's builtin Warning, and the model could not
+    # be built (PydanticSchemaGenerationError at import once the module rebuilds its models)
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "Reports", "version": "1"},
+        "paths": {
+            "/report": {"get": _op("getReport", None, _ref("Report"))},
+        },
+        "components": {
+            "schemas": {
+                "Report": {
+                    "type": "object",
+                    "properties": {"warnings": {"type": "array", "items": _ref("Warning")}},
+                },
+                "Warning": {"type": "object", "properties": {"code": {"type": "string"}}},
+            }
+        },
+    }
+    path = tmp_path / "reports.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    generate_plugin(path, tmp_path / "out", name="reports_pkg")
+    sys.path.insert(0, str(tmp_path / "out"))
+    try:
+        models = importlib.import_module("reports_pkg.models")
+    finally:
+        sys.path.remove(str(tmp_path / "out"))
+    report = models.Report.model_validate({"warnings": [{"code": "late"}]})
+    assert report.warnings[0].code == "late"
+    assert not issubclass(type(report.warnings[0]), BaseException)
+
+
+@pytest.mark.parametrize("schema_name", ["BaseModel", "ConfigDict", "Field", "Any", "MISSING"])
+def test_a_model_never_takes_a_name_the_module_imports(tmp_path: Path, schema_name: str) -> None:
+    # Cohere's fine-tuning schema `BaseModel`: `class BaseModel(BaseModel)` replaced pydantic's
+    # BaseModel for every model defined below it (they inherited its fields); mypy: no-redef
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "Tunes", "version": "1"},
+        "paths": {"/t": {"get": _op("getTune", None, _ref("Tune"))}},
+        "components": {
+            "schemas": {
+                "Tune": {
+                    "type": "object",
+                    "properties": {"base": _ref(schema_name), "after": _ref("After")},
+                },
+                schema_name: {"type": "object", "properties": {"name": {"type": "string"}}},
+                "After": {"type": "object", "properties": {"n": {"type": "integer"}}},
+            }
+        },
+    }
+    path = tmp_path / "tunes.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    package = f"tunes_{schema_name.lower()}"
+    generate_plugin(path, tmp_path / "out", name=package)
+    sys.path.insert(0, str(tmp_path / "out"))
+    try:
+        models = importlib.import_module(f"{package}.models")
+    finally:
+        sys.path.remove(str(tmp_path / "out"))
+    assert set(models.After.model_fields) == {"n"}
+    tune = models.Tune.model_validate({"base": {"name": "x"}, "after": {"n": 1}})
+    assert tune.base.name == "x"
+
+
+def test_an_option_allowing_one_discriminator_value_is_named_by_it(tmp_path: Path) -> None:
+    # OpenAI's usage results: oneOf [...] discriminated by `object` without a mapping, each
+    # option's `object` an enum of one value ("organization.usage.completions.result"): every
+    # real answer was refused ("Input tag ... does not match any of the expected tags")
+    def result(value: str, field: str) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "required": ["object", field],
+            "properties": {
+                "object": {"type": "string", "enum": [value]},
+                field: {"type": "integer"},
+            },
+        }
+
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "Usage", "version": "1"},
+        "paths": {
+            "/usage": {
+                "get": _op(
+                    "usage",
+                    None,
+                    {
+                        "type": "array",
+                        "items": {
+                            "oneOf": [_ref("Completions"), _ref("Embeddings")],
+                            "discriminator": {"propertyName": "object"},
+                        },
+                    },
+                )
+            }
+        },
+        "components": {
+            "schemas": {
+                "Completions": result("organization.usage.completions.result", "tokens"),
+                "Embeddings": result("organization.usage.embeddings.result", "inputs"),
+            }
+        },
+    }
+    path = tmp_path / "usage.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    generate_plugin(path, tmp_path / "out", name="usage_pkg", sync=True)
+    sys.path.insert(0, str(tmp_path / "out"))
+    try:
+        package = importlib.import_module("usage_pkg")
+    finally:
+        sys.path.remove(str(tmp_path / "out"))
+    answer = [
+        {"object": "organization.usage.embeddings.result", "inputs": 3},
+        {"object": "organization.usage.completions.result", "tokens": 5},
+    ]
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json=answer)
+
+    plugin = package.UsagePkgPlugin(
+        sync_client=httpx.Client(transport=httpx.MockTransport(handler))
+    )
+    got = plugin.usage_sync()
+    assert [type(r).__name__ for r in got] == ["Embeddings", "Completions"]

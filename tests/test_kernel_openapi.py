@@ -141,7 +141,7 @@ def test_a_generated_plugin_is_added_like_any_class_plugin() -> None:
 
     client = httpx.AsyncClient(transport=httpx.MockTransport(handler))
     kernel = Kernel()
-    kernel.add_plugin(generated.DatePluginSimpleComplexPlugin(client=client), "Date")
+    kernel.add_plugin(generated.DatePlugin(client=client), "Date")
     result = asyncio.run(kernel.invoke("Date.GetDate1", {"numDays": 2}))
     assert result.value.date == "2024-01-03"  # the generated model, hydrated by the client
     assert seen == ["https://date.example.com/date?numDays=2"]

@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 
 from sktypes.manual import functions_manual
 from sktypes.openapi import OpenApiPlugin, load_openapi
-from sktypes.openapi._naming import identifier
+from sktypes.openapi._naming import identifier, package_identifier, plugin_identifier, readable
 from sktypes.views import FunctionView, ParameterViewType
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -157,8 +157,8 @@ def test_function_names_come_from_operation_id_or_method_and_path() -> None:
     assert len(set(names)) == 4
 
 
-def test_plugin_name_is_the_title_in_camel_case_unless_given() -> None:
-    assert load_openapi(spec30({})).name == "TestAPI"
+def test_plugin_name_is_a_short_form_of_the_title_unless_given() -> None:
+    assert load_openapi(spec30({})).name == "Test"  # "Test API"
     assert load_openapi(spec30({}), "my plugin").name == "my_plugin"
 
 
@@ -167,6 +167,12 @@ def test_identifier_is_always_a_short_valid_identifier(text: str) -> None:
     name = identifier(text)
     assert name.isidentifier() and name.isascii() and len(name) <= 64
     assert identifier(text) == name
+    short = readable(text)
+    assert short is None or (short.isidentifier() and short.isascii() and len(short) <= 64)
+    plugin = plugin_identifier(text)
+    assert plugin.isidentifier() and plugin.isascii() and len(plugin) <= 64
+    package = package_identifier(text)
+    assert package == "" or (package.isidentifier() and package.isascii())
 
 
 # -- paths and parameters ---------------------------------------------------------------------

@@ -83,3 +83,86 @@ def test_nullable_in_3_0_is_read_without_a_warning(tmp_path: Path) -> None:
     assert jsonschema.Draft202012Validator(schema.to_python()).is_valid(
         {"next": None, "kind": None}
     )
+
+
+# OpenAI's Upload.file: "File or null" said through an allOf member with no type. Alone the
+# member admits anything, so the flag changed nothing: the view refused null for a typed File
+# (and admitted it for OpenAI's typeless one only by accident), the generated model refused
+# it always ('$.file: Input should be an object' on every createUpload answer).
+ALLOF = """\
+openapi: 3.1.0
+info: {title: Uploads, version: "1"}
+paths:
+  /uploads:
+    post:
+      operationId: createUpload
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Upload"}
+components:
+  schemas:
+    File:
+      type: object
+      required: [id]
+      properties: {id: {type: string}}
+    Upload:
+      type: object
+      required: [id, file]
+      properties:
+        id: {type: string}
+        file:
+          allOf:
+            - $ref: "#/components/schemas/File"
+            - nullable: true
+              description: The ready File object after the Upload is completed.
+"""
+
+
+@pytest.mark.parametrize("version", ["3.1.0", "3.0.3"])
+def test_an_allof_member_saying_only_nullable_makes_the_allof_nullable(
+    tmp_path: Path, version: str
+) -> None:
+    spec = tmp_path / "uploads.yaml"
+    spec.write_text(ALLOF.replace("openapi: 3.1.0", f"openapi: {version}"))
+    plugin = sk.load_openapi(spec)
+    said = [w for w in plugin.warnings if "nullable" in w]
+    suffix = " (nullable is not OpenAPI 3.1)" if version == "3.1.0" else ""
+    assert said == [
+        "/components/schemas/Upload/properties/file/allOf/1: nullable: true in an allOf "
+        "member without a type: read as the allOf's schemas or null" + suffix
+    ]
+    schema = plugin.views[0].return_parameter.schema
+    assert schema is not None
+    validator = jsonschema.Draft202012Validator(schema.to_python())
+    assert validator.is_valid({"id": "u", "file": None})
+    assert validator.is_valid({"id": "u", "file": {"id": "f"}})
+    assert not validator.is_valid({"id": "u", "file": {}})  # still a File when not null
+    assert not validator.is_valid({"id": "u", "file": "f"})
+
+    with pytest.warns(GenerationWarning, match="allOf member without a type"):
+        generate_plugin(spec, tmp_path / "out", name=f"uploads{version[2]}")
+    sys.path.insert(0, str(tmp_path / "out"))
+    try:
+        models = importlib.import_module(f"uploads{version[2]}.models")
+    finally:
+        sys.path.remove(str(tmp_path / "out"))
+    assert models.Upload.model_validate({"id": "u", "file": None}).file is None
+    assert models.Upload.model_validate({"id": "u", "file": {"id": "f"}}).file.id == "f"
+    with pytest.raises(ValueError):
+        models.Upload.model_validate({"id": "u", "file": {}})
+
+
+def test_an_allof_member_with_a_type_keeps_its_own_nullable(tmp_path: Path) -> None:
+    # a typed member says "this type or null" of itself, as everywhere: not lifted
+    spec = tmp_path / "typed.yaml"
+    text = ALLOF.replace("- nullable: true\n", "- nullable: true\n              type: object\n")
+    spec.write_text(text.replace("openapi: 3.1.0", "openapi: 3.0.3"))
+    plugin = sk.load_openapi(spec)
+    assert not [w for w in plugin.warnings if "nullable" in w]
+    schema = plugin.views[0].return_parameter.schema
+    assert schema is not None
+    validator = jsonschema.Draft202012Validator(schema.to_python())
+    assert not validator.is_valid({"id": "u", "file": None})

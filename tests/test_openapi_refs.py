@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+import sktypes as sk
 from sktypes.errors import OpenApiError
 from sktypes.openapi import load_openapi
+from tests.remote_util import import_generated
 
 HEAD = "openapi: 3.0.3\ninfo: {title: T, version: '1'}\n"
 
@@ -178,3 +180,110 @@ def test_validation_does_not_fetch_a_remote_ref_that_no_operation_uses(tmp_path:
         " (pass allow_remote_refs=True to fetch it)"
     )
     assert load_openapi(spec, validate=False).views == []
+
+
+# DigitalOcean's volume and NFS actions: anyOf options in other files, a discriminator whose
+# mapping names those files ('models/volume_action_post_attach.yml', 'models/nfs.yml#/x').
+# The mapping values were kept as written, named nothing in the view, and every tagged
+# argument was refused ("Input tag 'attach' ... does not match any of the expected tags:
+# 'volume_action_post_attach', ...").
+ACTION = "type: object\nrequired: [type]\nproperties:\n  type: {{type: string}}\n  {field}\n"
+ACTIONS_SPEC = (
+    HEAD
+    + """\
+paths:
+  /actions:
+    post:
+      operationId: act
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              anyOf:
+                - $ref: 'models/volume_attach.yml'
+                - $ref: 'models/more.yml#/volume_resize'
+                - $ref: '#/components/schemas/VolumeDetach'
+              discriminator:
+                propertyName: type
+                mapping:
+                  attach: 'models/volume_attach.yml'
+                  resize: 'models/more.yml#/volume_resize'
+                  detach: '#/components/schemas/VolumeDetach'
+      responses:
+        '204': {description: done}
+components:
+  schemas:
+    VolumeDetach:
+      type: object
+      required: [type]
+      properties:
+        type: {type: string}
+        volume: {type: string}
+"""
+)
+
+
+def _actions(tmp_path: Path) -> Path:
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "volume_attach.yml").write_text(ACTION.format(field="droplet_id: {type: integer}"))
+    resize = ACTION.format(field="size: {type: integer}").splitlines()
+    (models / "more.yml").write_text("volume_resize:\n" + "".join(f"  {line}\n" for line in resize))
+    spec = tmp_path / "api.yaml"
+    spec.write_text(ACTIONS_SPEC)
+    return spec
+
+
+def test_discriminator_mappings_to_other_files_are_resolved_like_refs(tmp_path: Path) -> None:
+    plugin = load_openapi(_actions(tmp_path))
+    assert not [w for w in plugin.warnings if "discriminator" in w]
+    schema = plugin.view("act").parameters[0].schema
+    assert schema is not None
+    value = schema.to_python()
+    assert value["discriminator"]["mapping"] == {
+        "attach": "#/$defs/volume_attach",
+        "resize": "#/$defs/volume_resize",
+        "detach": "#/$defs/VolumeDetach",
+    }
+    assert {"volume_attach", "volume_resize", "VolumeDetach"} <= set(value["$defs"])
+    assert [o["$ref"] for o in value["anyOf"]] == [
+        "#/$defs/volume_attach",
+        "#/$defs/volume_resize",
+        "#/$defs/VolumeDetach",
+    ]
+
+
+def test_a_mapping_that_cannot_be_followed_is_dropped_with_its_reason(tmp_path: Path) -> None:
+    spec = _actions(tmp_path)
+    text = spec.read_text()
+    spec.write_text(text.replace("attach: 'models/volume_attach.yml'", "attach: 'gone.yml'"))
+    plugin = load_openapi(spec)
+    said = [w for w in plugin.warnings if "discriminator" in w]
+    assert len(said) == 1
+    assert said[0].startswith(
+        "/paths/~1actions/post/requestBody/content/application~1json/schema/discriminator/"
+        "mapping/attach: $ref 'file://"
+    )
+    assert said[0].endswith(
+        "/gone.yml' cannot be loaded: no such file; the mapping of 'attach' dropped"
+    )
+    schema = plugin.view("act").parameters[0].schema
+    assert schema is not None
+    assert "attach" not in schema.to_python()["discriminator"]["mapping"]
+
+
+def test_the_generated_body_is_discriminated_by_those_mappings(tmp_path: Path) -> None:
+    module = import_generated(_actions(tmp_path), tmp_path / "out", "actions_pkg")
+    cls = next(getattr(module, n) for n in module.__all__ if n != "ApiError")
+    view = next(v for v in sk.plugin_views(cls("http://test")) if v.name == "act")
+    for body, model in (
+        ({"type": "attach", "droplet_id": 7}, "VolumeAttach"),
+        ({"type": "resize", "size": 100}, "VolumeResize"),
+        ({"type": "detach", "volume": "v"}, "VolumeDetach"),
+    ):
+        native = sk.hydrate(view, {"body": body}, repair=False)
+        assert type(native["body"]).__name__ == model
+        assert native["body"].model_dump(exclude_unset=True) == body
+    with pytest.raises(sk.HydrationError):
+        sk.hydrate(view, {"body": {"type": "shrink", "size": 1}}, repair=False)

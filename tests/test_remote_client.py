@@ -435,7 +435,7 @@ def test_a_generated_plugin_uses_the_clients_base_url_headers_and_auth(
         module = importlib.import_module("echo_client_pkg")
     finally:
         sys.path.remove(str(tmp_path))
-    plugin_class = module.EchoPlugin
+    plugin_class = module.EchoClientPkgPlugin
     with httpx.Client(base_url=echo + "/v1", headers={"User-Agent": "ua"}, auth=_bearer) as c:
         plugin = plugin_class(key="configured", sync_client=c)
         seen = plugin.get_thing_sync(id="..")

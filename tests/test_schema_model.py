@@ -15,6 +15,7 @@ from pydantic import AnyUrl, Base64Bytes
 
 import sktypes.schema as S
 from sktypes.errors import SchemaError
+from sktypes.generated import Base64
 from sktypes.jsondoc import FrozenDict, JsonDocument, thaw
 from sktypes.schema import (
     NO_DEFAULT,
@@ -756,6 +757,7 @@ def test_model_lists_every_node_once() -> None:
         uuid.UUID,
         bytes,
         Base64Bytes,
+        Base64,
         decimal.Decimal,
         pathlib.Path,
         AnyUrl,
@@ -774,7 +776,8 @@ def test_a_scalar_type_comes_back_as_itself(tp: Any) -> None:
 @pytest.mark.parametrize(
     ("schema", "annotation"),
     [
-        ({"type": "string", "format": "byte"}, "pydantic.Base64Bytes"),
+        ({"type": "string", "format": "byte"}, "sktypes.generated.Base64"),
+        ({"type": "string", "format": "base64"}, "pydantic.Base64Bytes"),
         ({"type": "string", "format": "decimal"}, "decimal.Decimal"),
         ({"type": "number", "format": "decimal"}, "decimal.Decimal"),
         ({"type": "string", "format": "email"}, "str"),

@@ -19,6 +19,7 @@ __all__ = ["main"]
 # command name -> (module, attribute, one-line help); modules are imported on use
 _COMMANDS: dict[str, tuple[str, str, str]] = {
     "manual": ("sktypes.cli._manual", "manual", "Print the functions manual of targets."),
+    "views": ("sktypes.cli._views", "views", "Print the function views of targets as JSON."),
     "schema": ("sktypes.cli._schema", "schema", "Print the JSON Schema of a Python type."),
     "hydrate": ("sktypes.cli._hydrate", "hydrate", "Hydrate LLM output into a Python type."),
     "generate": ("sktypes.cli._generate", "generate", "Generate a typed plugin from a spec."),

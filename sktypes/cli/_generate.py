@@ -154,6 +154,8 @@ def _one(
     if verbose:
         for file_name in sorted(files):
             click.echo(f"  {display(written / file_name)}", err=True)
+        for operation, what in rendered.features:  # pagination and streams recognised
+            click.echo(f"  {operation}: {what}", err=True)
     return 0
 
 

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import logging
+import os
+import re
 import signal
 import sys
+from collections.abc import Mapping
 
 import click
 
 from sktypes.cli._common import fail, fail_on, no_validate_option, strict_option
 from sktypes.cli._progress import stages
 from sktypes.errors import SktypesError
+from sktypes.remote._secrets import register_secret
 
 __all__ = ["serve"]
 
@@ -40,13 +44,42 @@ __all__ = ["serve"]
     multiple=True,
     help="Module implementing the functions of a tool-list target. Repeatable.",
 )
-@click.option("--name", default=None, help="The server name clients see.")
+@click.option(
+    "--name",
+    default=None,
+    help="The server name clients see (default: the plugin's name; for a spec, a short form "
+    "of its title).",
+)
+@click.option(
+    "--header",
+    "headers",
+    multiple=True,
+    metavar="'NAME: VALUE'",
+    help="A header every API request sends, e.g. 'Authorization: Bearer ${GITHUB_TOKEN}' "
+    "for a spec that declares no security scheme; ${VAR} is read from the environment "
+    "(keep secrets out of process listings). Repeatable.",
+)
 @click.option(
     "--drift",
     type=click.Choice(["warn", "error"]),
     default="warn",
     show_default=True,
     help="A result that breaks its output schema: returned with a warning, or an error.",
+)
+@click.option(
+    "--max-stream-items",
+    default=1000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="A streamed operation's result holds at most this many items (then it is cut, "
+    "with a note).",
+)
+@click.option(
+    "--max-stream-bytes",
+    default=1_000_000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="... and at most this many bytes of JSON.",
 )
 @no_validate_option
 @strict_option
@@ -62,7 +95,10 @@ def serve(
     exclude: tuple[str, ...],
     implementations: tuple[str, ...],
     name: str | None,
+    headers: tuple[str, ...],
     drift: str,
+    max_stream_items: int,
+    max_stream_bytes: int,
     no_validate: bool,
     strict: bool,
     verbose: bool,
@@ -70,7 +106,8 @@ def serve(
     """Serve TARGETS as an MCP server: Python plugins, OpenAPI specs, generated packages, tools.
 
     Credentials for a spec's security schemes are read from SKTYPES_AUTH_* environment
-    variables (see docs/mcp.md). Logs go to stderr; stdout is the protocol's in stdio mode.
+    variables; --header adds headers for specs that declare none (see docs/mcp.md). Logs go
+    to stderr; stdout is the protocol's in stdio mode.
     """
     try:
         from sktypes.integrations import mcp
@@ -78,6 +115,7 @@ def serve(
         fail(f"sktypes serve needs the MCP SDK: pip install 'sktypes[mcp]' ({exc})")
     _logging(verbose)
     try:
+        extra = header_values(headers, os.environ)
         with stages("loading targets"):
             app = mcp.server(
                 list(targets),
@@ -86,8 +124,11 @@ def serve(
                 include=include,
                 exclude=exclude,
                 implementations=implementations,
+                headers=extra,
                 drift="error" if drift == "error" else "warn",
                 trace=verbose,
+                stream_items=max_stream_items,
+                stream_bytes=max_stream_bytes,
                 validate=not no_validate,
                 strict=strict,
             )
@@ -109,6 +150,34 @@ def serve(
     except OSError as exc:  # the port is taken, the host cannot be bound
         fail(f"cannot serve on {host}:{port}: {exc.strerror or exc}")
     sys.exit(0)
+
+
+_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def header_values(specs: tuple[str, ...], env: Mapping[str, str]) -> dict[str, str]:
+    """``--header 'Name: value'`` options as a dict; ``${VAR}`` read from ``env``.
+
+    Raises:
+        SktypesError: an option without ``:``, or a variable that is not set (the message
+            names the header and the variable, never a value).
+    """
+    out: dict[str, str] = {}
+    for spec in specs:
+        name, colon, value = spec.partition(":")
+        name = name.strip()
+        if not colon or not name:
+            raise SktypesError(f"--header {name or spec!r}: expected 'Name: value'")
+
+        def variable(match: re.Match[str], header: str = name) -> str:
+            found = env.get(match[1])
+            if found is None:
+                raise SktypesError(f"--header {header!r}: ${{{match[1]}}} is not set")
+            register_secret(found)  # read from the environment: kept out of sight
+            return found
+
+        out[name] = _VARIABLE.sub(variable, value.strip())
+    return out
 
 
 def _logging(verbose: bool) -> None:

@@ -19,6 +19,7 @@ from sktypes.openapi._model import (
     OpenApiPlugin,
     Operation,
     OperationParameter,
+    OperationResponse,
     ParameterLocation,
     RequestBody,
 )
@@ -32,6 +33,7 @@ __all__ = [
     "OpenApiPlugin",
     "Operation",
     "OperationParameter",
+    "OperationResponse",
     "ParameterLocation",
     "RequestBody",
     "Source",

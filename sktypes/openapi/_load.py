@@ -16,6 +16,7 @@ from sktypes.limits import DEFAULT_LIMITS, DocumentLimits
 from sktypes.openapi._model import OpenApiPlugin, Operation
 from sktypes.openapi._naming import NameRegistry, identifier, plugin_identifier
 from sktypes.openapi._operations import OperationBuilder, server_urls
+from sktypes.openapi._paging import item_schema, recognise_pagination
 from sktypes.openapi._params import ParamContext
 from sktypes.openapi._refs import Place, Refs
 from sktypes.openapi._schemas import SchemaConverter
@@ -28,8 +29,9 @@ from sktypes.openapi._source import (
     parse_bytes,
     read_path,
 )
+from sktypes.openapi._streaming import recognise_stream
 from sktypes.openapi._verdicts import Verdict, validate_once
-from sktypes.views import FunctionView
+from sktypes.views import FunctionView, ReturnParameterView
 
 __all__ = ["Source", "load_document", "load_openapi", "spec_files"]
 
@@ -37,6 +39,8 @@ Source = str | bytes | os.PathLike[str] | Mapping[str, Any]
 """What :func:`load_openapi` reads: a path, JSON/YAML text or bytes, or a parsed dict."""
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+METHODS_32 = (*METHODS, "query")
+"""OpenAPI 3.2 adds the QUERY method (a safe request with a body)."""
 
 
 def load_openapi(
@@ -58,7 +62,8 @@ def load_openapi(
     Args:
         source: a path (``str`` without a newline, or ``os.PathLike``) to a JSON or YAML
             file, JSON/YAML text (``str`` with a newline, or ``bytes``), or a parsed dict.
-        plugin_name: the plugin name; defaults to ``info.title`` in CamelCase.
+        plugin_name: the plugin name; defaults to a short form of ``info.title`` in CamelCase
+            (``GitHub's official OpenAPI spec`` → ``GitHub``).
         validate: validate with openapi-spec-validator. With ``False``, every operation
             that can be understood is loaded and the rest are listed in ``.warnings``.
         strict: with ``validate``, fail on the first problem the validator finds (the
@@ -298,8 +303,10 @@ def _version(doc: Document) -> tuple[int, str]:
         return 30, text
     if field == "/openapi" and (text == "3.1" or text.startswith("3.1.")):
         return 31, text
+    if field == "/openapi" and (text == "3.2" or text.startswith("3.2.")):
+        return 32, text  # schemas as in 3.1 (JSON Schema 2020-12)
     raise OpenApiError(
-        f"unsupported OpenAPI version {text!r} (sktypes reads 2.0, 3.0.x and 3.1.x)",
+        f"unsupported OpenAPI version {text!r} (sktypes reads 2.0, 3.0.x, 3.1.x and 3.2.x)",
         file=doc.display,
         where=field,
     )
@@ -340,7 +347,7 @@ def _build(
         security=data.get("security"),
         warn=schemas.warn,
     )
-    found = _operations(data, refs, root, strict, schemas, warnings)
+    found = _operations(data, refs, root, strict, schemas, warnings, version)
     names = NameRegistry()
     named = [(f, names.take(f.op.get("operationId"), f.method, f.path)) for f in found]
     if include or exclude:  # only the selected operations are built
@@ -352,6 +359,9 @@ def _build(
         try:
             operation, view = builder.build(
                 fn_name, f.method, f.path, f.op, f.op_place, f.item, f.item_place, f.servers
+            )
+            operation, view = _remote_features(
+                operation, view, f.op, f.op_place, refs, data, schemas
             )
         except SktypesError as exc:
             if strict:
@@ -396,6 +406,7 @@ def _operations(
     strict: bool,
     schemas: SchemaConverter,
     warnings: list[str],
+    version: int,
 ) -> list[_Found]:
     """Every operation, in spec order (what cannot be followed: an error, or skipped)."""
     out: list[_Found] = []
@@ -411,7 +422,12 @@ def _operations(
             schemas.warn("a path item must be an object; skipped", place)
             continue
         item_servers = server_urls(item.get("servers"), item_place)
-        for method in METHODS:
+        if version == 32 and "additionalOperations" in item:
+            schemas.warn(
+                "additionalOperations (methods beyond OpenAPI's) are not loaded",
+                item_place.child("additionalOperations"),
+            )
+        for method in METHODS_32 if version == 32 else METHODS:
             if method not in item:
                 continue
             op_place = item_place.child(method)
@@ -438,6 +454,33 @@ def _candidate(found: _Found, fn_name: str, plugin: str) -> Candidate:
         method=found.method,
         path=found.path,
     )
+
+
+def _remote_features(
+    operation: Operation,
+    view: FunctionView,
+    op: dict[str, Any],
+    op_place: Place,
+    refs: Refs,
+    data: dict[str, Any],
+    schemas: SchemaConverter,
+) -> tuple[Operation, FunctionView]:
+    """The operation and view with how they stream or page (``_streaming``, ``_paging``)."""
+    streamed = recognise_stream(op, op_place, refs, schemas, schemas.warn)
+    if streamed is not None:
+        stream, items = streamed
+        returns = ReturnParameterView(
+            view.return_parameter.description, schema=items, is_streaming=True
+        )
+        operation = dataclasses.replace(
+            operation, stream=stream, item_schema=items, response_schema=items
+        )
+        return operation, dataclasses.replace(view, return_parameter=returns)
+    paging = recognise_pagination(operation, op, op_place, refs, data, schemas.warn)
+    if paging is None:
+        return operation, view
+    paged = item_schema(operation, paging)
+    return dataclasses.replace(operation, pagination=paging, item_schema=paged), view
 
 
 def _skipped(warnings: list[str], exc: SktypesError, place: Place, refs: Refs, what: str) -> None:

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from sktypes.jsondoc import JsonDocument
+from sktypes.remote._pages import Pagination
+from sktypes.remote._streams import Stream
 from sktypes.views import FunctionView
 
 if TYPE_CHECKING:
@@ -23,6 +25,7 @@ __all__ = [
     "OpenApiPlugin",
     "Operation",
     "OperationParameter",
+    "OperationResponse",
     "ParameterLocation",
     "RequestBody",
 ]
@@ -110,6 +113,36 @@ class RequestBody:
 
 
 @dataclass(frozen=True, slots=True)
+class OperationResponse:
+    """One response an operation declares (a status code, a range or ``default``).
+
+    Attributes:
+        status: as written: ``"200"``, ``"4XX"``, ``"default"``.
+        description: the response's description.
+        content_types: every media type it declares, in spec order (Swagger 2.0: the
+            operation's ``produces``); empty when it has no body.
+        content_type: the one its schema is read from (JSON preferred), ``None`` without a body.
+        schema: that body's schema, response form (``writeOnly`` dropped); ``None`` when the
+            spec gives none.
+    """
+
+    status: str
+    description: str | None = None
+    content_types: tuple[str, ...] = ()
+    content_type: str | None = None
+    schema: JsonDocument | None = None
+
+    def matches(self, status_code: int) -> bool:
+        """Whether this declaration covers ``status_code`` (``default`` covers every code)."""
+        code = self.status.upper()
+        if code == "DEFAULT":
+            return True
+        if len(code) == 3 and code.endswith("XX"):
+            return code[0] == str(status_code)[0]
+        return code == str(status_code)
+
+
+@dataclass(frozen=True, slots=True)
 class Operation:
     """One HTTP operation: everything needed to turn view arguments into a request.
 
@@ -131,10 +164,18 @@ class Operation:
         response_content_type: the media type of that response's body (JSON preferred),
             ``None`` when it has no body.
         response_schema: the schema of that body, response form (``writeOnly`` dropped).
+        responses: every response the spec declares, in spec order (errors included).
         servers: server URLs for this operation (operation, then path, then spec level).
         security: the effective security requirements (operation-level or spec-level).
         tags: the spec's tags.
         deprecated: the spec marks the operation deprecated.
+        pagination: how its pages chain, when it is paginated (declared by an extension
+            or recognised: see ``docs/remote-client.md``); ``None`` otherwise.
+        stream: how its answer streams (server-sent events, JSON lines, JSON text
+            sequences), when it does; its view then returns the items
+            (``is_streaming``; ``response_schema`` is the schema of one item).
+        item_schema: paginated and streamed operations: the schema of one item,
+            self-contained like ``response_schema``.
     """
 
     name: str
@@ -149,10 +190,27 @@ class Operation:
     success_status: str | None = None
     response_content_type: str | None = None
     response_schema: JsonDocument | None = None
+    responses: tuple[OperationResponse, ...] = ()
     servers: tuple[str, ...] = ()
     security: tuple[Mapping[str, tuple[str, ...]], ...] = ()
     tags: tuple[str, ...] = ()
     deprecated: bool = False
+    pagination: Pagination | None = None
+    stream: Stream | None = None
+    item_schema: JsonDocument | None = None
+
+    def response_for(self, status_code: int) -> OperationResponse | None:
+        """The declared response of ``status_code`` (``None`` when none is declared).
+
+        The exact code wins over its range (``4XX``), which wins over ``default``.
+        """
+        for rank in (0, 1, 2):
+            for response in self.responses:
+                code = response.status.upper()
+                kind = 2 if code == "DEFAULT" else 1 if code.endswith("XX") else 0
+                if kind == rank and response.matches(status_code):
+                    return response
+        return None
 
     def parameter(self, argument: str) -> OperationParameter:
         """Return the parameter whose view argument is ``argument`` (``KeyError`` if none)."""

@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from sktypes.errors import SktypesError
 from sktypes.jsondoc import FrozenDict, JsonDocument, thaw
-from sktypes.openapi._model import BodyField, Operation, OperationParameter, RequestBody
+from sktypes.openapi._model import (
+    BodyField,
+    Operation,
+    OperationParameter,
+    OperationResponse,
+    RequestBody,
+)
 from sktypes.openapi._params import (
     BodySource,
     ParamContext,
@@ -44,14 +49,6 @@ def describe(summary: Any, description: Any) -> str:
     if not d:
         return s
     return f"{s}\n\n{d}"
-
-
-@dataclass(slots=True)
-class _Return:
-    status: str | None
-    description: str | None
-    content_type: str | None
-    schema: JsonDocument | None
 
 
 class OperationBuilder:
@@ -103,7 +100,8 @@ class OperationBuilder:
             body = request_body(ctx, op["requestBody"], op_place.child("requestBody"))
         else:
             body = None
-        ret = self._return(op, op_place)
+        responses = self._responses(op, op_place)
+        ret = _success(responses)
         view_params = [_param_view(p) for p in params]
         taken = {p.argument for p in params}
         request = None
@@ -122,9 +120,10 @@ class OperationBuilder:
             description=_text(op.get("description")),
             parameters=tuple(params),
             request_body=request,
-            success_status=ret.status,
-            response_content_type=ret.content_type,
-            response_schema=ret.schema,
+            success_status=ret.status if ret is not None else None,
+            response_content_type=ret.content_type if ret is not None else None,
+            response_schema=ret.schema if ret is not None else None,
+            responses=tuple(responses),
             servers=servers,
             security=_security(op.get("security", self._security)),
             tags=tuple(t for t in op.get("tags") or () if isinstance(t, str)),
@@ -135,7 +134,10 @@ class OperationBuilder:
             plugin_name=self._plugin,
             description=describe(op.get("summary"), op.get("description")),
             parameters=tuple(view_params),
-            return_parameter=ReturnParameterView(description=ret.description, schema=ret.schema),
+            return_parameter=ReturnParameterView(
+                description=ret.description if ret is not None else None,
+                schema=ret.schema if ret is not None else None,
+            ),
         )
         return operation, view
 
@@ -194,43 +196,56 @@ class OperationBuilder:
         return request, [view]
 
     # -- responses -----------------------------------------------------------------------
-    def _return(self, op: dict[str, Any], op_place: Place) -> _Return:
+    def _responses(self, op: dict[str, Any], op_place: Place) -> list[OperationResponse]:
+        """Every declared response, in spec order (a broken one has no body: warned about)."""
         responses = op.get("responses")
-        place = op_place.child("responses")
-        if not isinstance(responses, dict) or not responses:
-            return _Return(None, None, None, None)
-        codes = [str(c) for c in responses]
-        success = sorted((c for c in codes if _SUCCESS.match(c)), key=lambda c: c.upper())
-        status = success[0] if success else ("default" if "default" in codes else None)
-        if status is None:
-            return _Return(None, None, None, None)
-        raw = responses[status] if status in responses else responses[int(status)]
-        response, r_place = self._ctx.refs.follow(raw, place.child(status), "response")
+        if not isinstance(responses, dict):
+            return []
+        out: list[OperationResponse] = []
+        for code in responses:
+            out.append(self._response(op, op_place, str(code), responses[code]))
+        return out
+
+    def _response(
+        self, op: dict[str, Any], op_place: Place, status: str, raw: Any
+    ) -> OperationResponse:
+        place = op_place.child("responses", status)
+        response, r_place = self._ctx.refs.follow(raw, place, "response")
         if not isinstance(response, dict):
-            self._warn("a response must be an object; ignored", place.child(status))
-            return _Return(status, None, None, None)
+            self._warn("a response must be an object; ignored", place)
+            return OperationResponse(status)
         description = _text(response.get("description"))
         if self._ctx.swagger2:
-            if "schema" not in response:
-                return _Return(status, description, None, None)
             produces = _media_list(op.get("produces")) or self._produces or ("application/json",)
+            if "schema" not in response:
+                return OperationResponse(status, description)
             chosen = pick_media_type(list(produces)) or "application/json"
             schema = self._ctx.schemas.view_schema(
                 response["schema"], r_place.child("schema"), "response"
             )
-            return _Return(status, description, chosen, schema)
+            return OperationResponse(status, description, produces, chosen, schema)
         content = response.get("content")
         if not isinstance(content, dict) or not content:
-            return _Return(status, description, None, None)
-        types = [str(t) for t in content]
+            return OperationResponse(status, description)
+        types = tuple(str(t) for t in content)
         with_schema = [t for t in types if isinstance(content[t], dict) and "schema" in content[t]]
-        picked = pick_media_type(with_schema) or pick_media_type(types)
+        picked = pick_media_type(with_schema) or pick_media_type(list(types))
         media = content.get(picked) if picked else None
         if not isinstance(media, dict) or "schema" not in media:
-            return _Return(status, description, picked, None)
+            return OperationResponse(status, description, types, picked)
         where = r_place.child("content", str(picked), "schema")
         schema = self._ctx.schemas.view_schema(media["schema"], where, "response")
-        return _Return(status, description, picked, schema)
+        return OperationResponse(status, description, types, picked, schema)
+
+
+def _success(responses: list[OperationResponse]) -> OperationResponse | None:
+    """The response whose body is the return value: the lowest 2xx, else ``default``."""
+    success = sorted(
+        (r for r in responses if _SUCCESS.match(r.status)), key=lambda r: r.status.upper()
+    )
+    if success:
+        return success[0]
+    return next((r for r in responses if r.status == "default"), None)
 
 
 def _param_view(p: OperationParameter) -> ParameterView:

@@ -239,6 +239,20 @@ class Refs:
                     raise self.error(str(exc), place) from None
                 todo.append(target)
 
+    def first_unresolvable(self) -> OpenApiError | None:
+        """The error of the first ``$ref`` (in any admitted document) that cannot be followed.
+
+        For the error path only (a walk over every ``$ref``): when a validator fails on a
+        reference, this names the reference and its place in its file.
+        """
+        for uri, doc in self.documents():
+            for ref, pointer in _refs_in(doc.data):
+                try:
+                    self.lookup(ref, Place(uri, pointer))
+                except OpenApiError as exc:
+                    return exc
+        return None
+
     def local_files(self) -> list[Path]:
         """The local files admitted so far (the root first, then sorted)."""
         paths = [path_of_uri(uri) for uri in self._docs if _scheme(uri) == "file"]

@@ -8,9 +8,10 @@ its converted root plus the ``$defs`` its refs reach. Recursive schemas therefor
 The walk is structural (it knows which keywords hold schemas), so a *property* called
 ``$ref`` is a property. Conversions: ``nullable``/``x-nullable`` → a ``"null"`` type (or
 ``anyOf`` with ``null``; in 3.1, which has no ``nullable``, with a warning naming the
-place), boolean ``exclusiveMinimum``/``Maximum`` → numbers, ``example`` → ``examples``,
-2.0 ``type: file`` → binary string, tuple ``items`` → ``prefixItems``; in 2.0 and 3.0 the
-siblings of a ``$ref`` are ignored except annotations (as those versions say).
+place; :mod:`sktypes.openapi._nulls`), boolean ``exclusiveMinimum``/``Maximum`` → numbers,
+``example`` → ``examples``, 2.0 ``type: file`` → binary string, tuple ``items`` →
+``prefixItems``; in 2.0 and 3.0 the siblings of a ``$ref`` are ignored except annotations
+(as those versions say).
 Keyword values the 2020-12 meta-schema would reject (``required: true`` on a property, an
 invalid ``pattern``) are dropped with a warning, so every result passes ``check_schema``.
 Request schemas drop ``readOnly`` properties, response schemas ``writeOnly`` ones.
@@ -25,8 +26,10 @@ from typing import Any, Literal
 from urllib.parse import unquote, urldefrag
 
 from sktypes import _pointer
-from sktypes.errors import SktypesError
+from sktypes.errors import OpenApiError, SktypesError
 from sktypes.jsondoc import FrozenDict, JsonDocument, freeze
+from sktypes.openapi._nulls import ANNOTATIONS as _ANNOTATIONS
+from sktypes.openapi._nulls import null_members, nullable
 from sktypes.openapi._refs import Place, Refs
 
 __all__ = ["Mode", "SchemaConverter"]
@@ -71,13 +74,9 @@ _BOOL = frozenset({"uniqueItems", "readOnly", "writeOnly", "deprecated"})
 _TEXT = frozenset(
     {"title", "description", "format", "contentEncoding", "contentMediaType", "$comment"}
 )
-_ANNOTATIONS = frozenset(
-    {"description", "title", "default", "example", "examples", "readOnly", "writeOnly"}
-    | {"deprecated", "nullable", "x-nullable"}
-)
 _TYPES = frozenset({"string", "number", "integer", "boolean", "null", "object", "array"})
+_COMPONENT_NAME = re.compile(r"[A-Za-z0-9._-]+")
 _NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
-_NULL = FrozenDict({"type": "null"})
 _EMPTY = FrozenDict()
 
 
@@ -286,6 +285,7 @@ class SchemaConverter:
             return _EMPTY
         ref = node.get("$ref")
         out: dict[str, Any] = {}
+        lifted = False  # an allOf member's typeless nullable: the whole allOf or null
         if isinstance(ref, str):
             out["$ref"] = "#/$defs/" + self._ref(ref, place, mode, deps)
             if self._legacy:
@@ -299,6 +299,9 @@ class SchemaConverter:
             elif key in _LISTS:
                 if isinstance(value, list) and value:
                     sub = place.child(key)
+                    if key == "allOf":
+                        value = null_members(value, sub, self.warn, legacy=self._legacy)
+                        lifted = value is not node[key]
                     out[key] = tuple(
                         _as_object(self._convert(v, sub.child(i), mode, deps))
                         for i, v in enumerate(value)
@@ -319,6 +322,12 @@ class SchemaConverter:
                 out[key] = self._convert(value, place.child(key), mode, deps)
             elif key in _DROPPED:
                 continue
+            elif key == "discriminator" and isinstance(value, dict):
+                mapping = value.get("mapping")
+                if isinstance(mapping, dict):
+                    sub = place.child(key, "mapping")
+                    value = {**value, "mapping": self._mapping(mapping, sub, mode, deps)}
+                self._keyword(key, value, node, place, out)
             elif key in _FOREIGN:
                 self.warn(f"{key} is not a draft 2020-12 schema keyword; dropped", place.child(key))
             else:
@@ -326,11 +335,46 @@ class SchemaConverter:
         if "properties" in out:
             self._drop_by_mode(out, mode)
         flag = next((k for k in ("nullable", "x-nullable") if node.get(k) is True), None)
-        if flag is not None:
+        if lifted and flag is None:
+            out = nullable(out)
+        elif flag is not None:
             if not self._legacy:  # 3.1 has no nullable: honour it as meant, and say so
                 self.warn(f"{flag}: true is not OpenAPI 3.1; read as its type or null", place)
-            out = _nullable(out)
+            out = nullable(out)
         return FrozenDict(out)
+
+    def _mapping(
+        self, mapping: dict[str, Any], place: Place, mode: Mode, deps: set[str]
+    ) -> dict[str, Any]:
+        """A discriminator's mapping, its references resolved like any ``$ref``.
+
+        A value is a schema name (``Cat``: a schema of the root document's components, kept
+        for the schema model to find by name) or a reference, local (``#/components/...``)
+        or to another file (DigitalOcean's ``models/volume_action_post_attach.yml``),
+        relative to the document it is written in: it becomes ``#/$defs/<name>`` of the view
+        schema, as a ``$ref`` does. A reference that cannot be followed is dropped with a
+        warning saying why (the option's own name or tag still discriminates it).
+        """
+        out: dict[str, Any] = {}
+        for key, target in mapping.items():
+            if not isinstance(target, str) or self._schema_name(target):
+                out[key] = target
+                continue
+            try:
+                out[key] = "#/$defs/" + self._ref(target, place, mode, deps)
+            except OpenApiError as exc:
+                self.warn(f"{exc.message}; the mapping of {key!r} dropped", place.child(key))
+        return out
+
+    def _schema_name(self, target: str) -> bool:
+        """Whether ``target`` names a schema of the root document's components."""
+        if not _COMPONENT_NAME.fullmatch(target):
+            return False
+        root = self._refs.document(self._refs.root_uri)
+        data = root.data if root is not None else None
+        components = data.get("components") if isinstance(data, dict) else None
+        schemas = components.get("schemas") if isinstance(components, dict) else None
+        return isinstance(schemas, dict) and target in schemas
 
     def _convert_map(
         self, key: str, value: Any, place: Place, mode: Mode, deps: set[str], out: dict[str, Any]
@@ -492,24 +536,3 @@ def _has_ref(value: Any) -> bool:
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _nullable(out: dict[str, Any]) -> dict[str, Any]:
-    """Make a converted schema also admit ``null`` (OpenAPI 3.0 ``nullable: true``)."""
-    t = out.get("type")
-    if isinstance(t, str):
-        out["type"] = (t, "null") if t != "null" else t
-    elif isinstance(t, tuple):
-        if "null" not in t:
-            out["type"] = (*t, "null")
-    elif all(k in _ANNOTATIONS or k.startswith("x-") for k in out):
-        return out  # admits anything already, null included
-    else:
-        annotations: dict[str, Any] = {
-            k: out.pop(k) for k in ("description", "title", "default") if k in out
-        }
-        return {"anyOf": (FrozenDict(out), _NULL), **annotations}
-    enum = out.get("enum")
-    if isinstance(enum, tuple) and None not in enum:
-        out["enum"] = (*enum, None)
-    return out

@@ -33,7 +33,7 @@ from sktypes import _pointer
 from sktypes.errors import OpenApiError, snippet
 from sktypes.openapi._refs import Place, Refs, clean_ref
 from sktypes.openapi._source import Document, line_of
-from sktypes.openapi._validator import spec_validator
+from sktypes.openapi._validator import spec_validator, supports
 
 __all__ = ["validate_spec"]
 
@@ -95,7 +95,7 @@ class _AdmittedOnly(Mapping[str, Any]):
 def validate_spec(
     doc: Document, version: int, refs: Refs, report: Callable[[str], None] | None = None
 ) -> None:
-    """Validate ``doc`` as the given OpenAPI ``version`` (2, 30 or 31); raise on the first error.
+    """Validate ``doc`` as OpenAPI ``version`` (2, 30, 31 or 32); raise on the first error.
 
     ``refs`` holds the admitted documents (:meth:`Refs.admit_all` has run); the validator
     resolves ``$ref``s among them only.
@@ -103,8 +103,20 @@ def validate_spec(
     With ``report``, nothing is raised: every problem the validator finds (at most
     :data:`MAX_REPORTED`, then a count of the rest) is passed to it as one line,
     ``<pointer> (line N): <message>``, the form of ``OpenApiPlugin.warnings``.
+
+    OpenAPI 3.2: openapi-spec-validator checks the document against the 3.2 schema but
+    not what an ``itemSchema`` holds (only that it is an object or a boolean), and not the
+    ``query``/``additionalOperations`` operations beyond the schema. sktypes checks every
+    ``itemSchema`` against JSON Schema 2020-12's metaschema first (its ``$ref``s are
+    resolved, and checked, when the operation is loaded, as ``schema``'s are). With a
+    validator that has no 3.2 support (0.7), only those structural checks are made.
     """
     from jsonschema_path import SchemaPath
+
+    if version == 32:
+        check_item_schemas(doc, report)
+        if not supports(32):  # pragma: no cover - openapi-spec-validator 0.7
+            return
 
     cost = validation_cost(refs)
     if cost > MAX_VALIDATION_COST:
@@ -135,6 +147,12 @@ def validate_spec(
             return
         raise OpenApiError(message, file=doc.display) from None
     except Exception as exc:  # the validator leaks referencing/IO errors: report, don't crash
+        broken = refs.first_unresolvable()  # name the $ref and its place, not the validator's
+        if broken is not None:
+            if report is not None:
+                report(f"{broken.where or '/'}: {broken.message}")
+                return
+            raise broken from None
         refused = _cause(exc, _NotAdmitted)
         message = (
             f"the spec does not validate: {refused}"
@@ -153,6 +171,45 @@ def validate_spec(
     with contextlib.suppress(Exception):
         best = best_match([first]) or first
     _raise(doc, best)
+
+
+def check_item_schemas(doc: Document, report: Callable[[str], None] | None = None) -> None:
+    """Every OpenAPI 3.2 ``itemSchema`` must be a JSON Schema (2020-12's metaschema).
+
+    The first that is not raises; with ``report``, each is reported instead.
+    """
+    from jsonschema import Draft202012Validator
+
+    meta = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+    for pointer, schema in _item_schemas(doc.data):
+        error = best_match(meta.iter_errors(schema))
+        if error is None:
+            continue
+        inner = _pointer.join(pointer, *error.absolute_path)
+        line = line_of(doc.raw(), inner)
+        where = f"{inner} (line {line})" if line is not None else inner
+        message = (
+            f"not a valid OpenAPI document: itemSchema: {snippet(error.message, _MESSAGE_LIMIT)}"
+        )
+        if report is not None:
+            report(f"{where}: {message}")
+            continue
+        raise OpenApiError(message, file=doc.display, where=inner)  # load adds line:column
+
+
+def _item_schemas(data: Any) -> Iterator[tuple[str, Any]]:
+    """``(pointer, itemSchema)`` of every media type object under a ``content`` map."""
+    stack: list[tuple[str, Any, str]] = [("", data, "")]
+    while stack:
+        pointer, node, parent = stack.pop()
+        if isinstance(node, Mapping):
+            if parent == "content":
+                for media, value in node.items():
+                    if isinstance(value, Mapping) and "itemSchema" in value:
+                        yield _pointer.join(pointer, str(media), "itemSchema"), value["itemSchema"]
+            stack.extend((_pointer.join(pointer, str(k)), v, str(k)) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((_pointer.join(pointer, i), v, "") for i, v in enumerate(node))
 
 
 def _cause(exc: BaseException, kind: type[BaseException]) -> BaseException | None:

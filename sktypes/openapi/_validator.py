@@ -38,7 +38,7 @@ from openapi_spec_validator import (
 from openapi_spec_validator.validation import keywords
 from openapi_spec_validator.validation.validators import SpecValidator
 
-__all__ = ["spec_validator"]
+__all__ = ["spec_validator", "supports"]
 
 
 class _IdList(list[Any]):
@@ -253,11 +253,30 @@ def _fast(base: type[SpecValidator], schema: Any) -> type[SpecValidator]:
     return type(f"Fast{base.__name__}", (base,), attrs)
 
 
+def supports(version: int) -> bool:
+    """Whether the installed openapi-spec-validator knows OpenAPI ``version``.
+
+    0.8 has a 3.2 validator; 0.7 (what semantic-kernel's venv resolves) has none.
+    """
+    if version != 32:
+        return True
+    try:
+        from openapi_spec_validator import OpenAPIV32SpecValidator  # noqa: F401
+    except ImportError:  # pragma: no cover - depends on the installed validator
+        return False
+    return True
+
+
 @functools.cache
 def spec_validator(version: int) -> type[SpecValidator]:
-    """The validator class for OpenAPI ``version`` (2, 30 or 31), built once."""
+    """The validator class for OpenAPI ``version`` (2, 30, 31 or 32), built once."""
     from openapi_spec_validator.schemas import schema_v2, schema_v30, schema_v31
 
+    if version == 32:
+        from openapi_spec_validator import OpenAPIV32SpecValidator
+        from openapi_spec_validator.schemas import schema_v32
+
+        return _fast(OpenAPIV32SpecValidator, schema_v32)
     base, schema = {
         2: (OpenAPIV2SpecValidator, schema_v2),
         30: (OpenAPIV30SpecValidator, schema_v30),

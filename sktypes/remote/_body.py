@@ -4,24 +4,21 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pydantic
 
 from sktypes.errors import RemoteRequestError
 from sktypes.generated import MISSING
+from sktypes.remote._media import is_json, media_type, request_media_type, sniff
 from sktypes.remote._wire import _compact, _pairs, _scalar, to_json
 
-__all__ = ["encode_body", "media_type"]
-
-
-def media_type(content_type: str) -> str:
-    return content_type.split(";")[0].strip().lower()
+__all__ = ["encode_body"]
 
 
 def _is_json(kind: str) -> bool:
-    return not kind or kind == "application/json" or kind.endswith("+json")
+    return not kind or is_json(kind)
 
 
 def _is_file(value: Any) -> bool:
@@ -30,16 +27,27 @@ def _is_file(value: Any) -> bool:
     )
 
 
-def _concrete(content_type: str, body: Any) -> str:
-    """A concrete media type for a wildcard one (``*/*``, ``application/*``, ``text/*``)."""
-    kind = media_type(content_type)
-    if "*" not in kind:
-        return content_type
+def _concrete(
+    content_type: str, body: Any, declared: Sequence[str], given: str | None, operation: str
+) -> tuple[str, Any]:
+    """The media type to send and the body (a file object read into bytes when sniffed).
+
+    A concrete declared type is kept; for a wildcard (``image/*``, ``*/*``) the caller's
+    type, else the bytes' signature, else the body's kind decides, and never a type the
+    declared ones exclude (see :func:`request_media_type`).
+    """
+    listed = tuple(declared) or (content_type,)
+    head: bytes | None = None
+    if given is None and "*" not in media_type(content_type):
+        return content_type, body
     if _is_file(body):
-        return "application/octet-stream"
-    if kind == "text/*" or (isinstance(body, str) and kind in ("*/*", "text/*")):
-        return "text/plain; charset=utf-8"
-    return "application/json"
+        body = _read_all(body)
+        head = body[:16]
+    elif isinstance(body, str) and sniff(body[:16].encode()) is not None:
+        body = body.encode()  # bytes that came as text (an MCP argument is JSON)
+        head = body[:16]
+    chosen = request_media_type(listed, body, given, operation, head)
+    return chosen or content_type, body
 
 
 def _read_all(value: Any) -> bytes:
@@ -93,12 +101,24 @@ def _multipart(body: Any, operation: str) -> dict[str, Any]:
     return {"data": data, "files": files}
 
 
-def encode_body(body: Any, content_type: str, operation: str) -> tuple[dict[str, Any], str | None]:
+def encode_body(
+    body: Any,
+    content_type: str,
+    operation: str,
+    declared: Sequence[str] = (),
+    given: str | None = None,
+) -> tuple[dict[str, Any], str | None]:
     """The httpx keyword arguments that send ``body``, and the Content-Type to set.
 
-    ``None`` as the content type: httpx sets it (form and multipart, with the boundary).
+    ``declared``: every media type the operation accepts (wildcards are checked against
+    them); ``given``: the caller's concrete type. ``None`` as the content type: httpx sets
+    it (form and multipart, with the boundary).
+
+    Raises:
+        RemoteRequestError: the body cannot be sent as the media type, or no declared type
+            admits it.
     """
-    content_type = _concrete(content_type, body)
+    content_type, body = _concrete(content_type, body, declared, given, operation)
     kind = media_type(content_type)
     if _is_json(kind):
         return {"content": _compact(to_json(body)).encode()}, content_type or "application/json"

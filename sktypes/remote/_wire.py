@@ -9,6 +9,7 @@ tokens and header values printable ASCII.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -42,9 +43,15 @@ _PLAIN = (str, int, float, bool, type(None))
 
 
 def to_json(value: Any) -> Any:
-    """Return ``value`` as JSON data (models by alias, unset fields left out)."""
+    """Return ``value`` as JSON data (models by alias, unset fields left out).
+
+    ``bytes`` are base64 text (OpenAPI's ``format: byte``): JSON and parameters carry
+    text, and bytes that are not UTF-8 (or hold control characters) must still arrive.
+    """
     if isinstance(value, _PLAIN):
         return value
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return base64.b64encode(bytes(value)).decode("ascii")
     if isinstance(value, pydantic.BaseModel):
         return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
     if isinstance(value, Mapping):

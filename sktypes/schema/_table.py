@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from pydantic import AnyUrl, Base64Bytes
 
+from sktypes._base64 import Base64
 from sktypes.jsondoc import FrozenDict, freeze
 from sktypes.schema._nodes import (
     BooleanNode,
@@ -44,7 +45,7 @@ class ScalarType:
     """One row of the table.
 
     Attributes:
-        python: the Python type (or annotated type, for ``Base64Bytes``).
+        python: the Python type (or annotated type, for ``Base64Bytes`` and ``Base64``).
         module: the module generated code imports it from (``builtins``: none).
         name: its name in that module.
         schema: the schema it goes out as (draft 2020-12, validation mode).
@@ -100,12 +101,13 @@ SCALAR_TYPES: Final[tuple[ScalarType, ...]] = (
     ),
     _row(uuid.UUID, "uuid", "UUID", {"type": "string", "format": "uuid"}, ("uuid",)),
     _row(bytes, "builtins", "bytes", {"type": "string", "format": "binary"}, ("binary",)),
+    _row(Base64, "sktypes.generated", "Base64", {"type": "string", "format": "byte"}, ("byte",)),
     _row(
         Base64Bytes,
         "pydantic",
         "Base64Bytes",
         {"type": "string", "format": "base64"},
-        ("base64", "byte"),
+        ("base64",),
     ),
     _row(decimal.Decimal, "decimal", "Decimal", _DECIMAL_SCHEMA, ("decimal",)),
     _row(pathlib.Path, "pathlib", "Path", {"type": "string", "format": "path"}, ("path",)),

@@ -68,7 +68,7 @@ def _plugin_class() -> Any:
         module = importlib.import_module(package)
     finally:
         sys.path.remove(str(out))
-    return module.FzPlugin
+    return next(getattr(module, n) for n in module.__all__ if n.endswith("Plugin"))
 
 
 _PLUGIN = _plugin_class()

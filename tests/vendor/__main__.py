@@ -46,7 +46,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no spec matches {args.specs!r}; keys: {', '.join(specs)}", file=sys.stderr)
         return 2
     modes = tuple(m for m in args.modes.split(",") if m)
-    stored = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
     for key in chosen:
         path = spec_path(key) if key in vendor_keys else specs[key]
         if path is None or not path.is_file():
@@ -66,10 +65,11 @@ def main(argv: list[str] | None = None) -> int:
         print(_summary(result), flush=True)
         for mode, counts in result.modes.items():
             for f in counts.failures:
-                server = " (server)" if f.server else ""
-                print(f"  {mode} {f.operation}: not {f.stage}{server}: {f.cause}", file=sys.stderr)
-        stored[key] = result.to_dict()
+                print(f"  {mode} {f.operation}: not {f.stage}{f.whose}: {f.cause}", file=sys.stderr)
         if not args.no_write and args.sample is None:
+            # read again: another run may have written other specs meanwhile
+            stored = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
+            stored[key] = result.to_dict()
             RESULTS.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n")
             write_table({k: SpecResult.from_dict(v) for k, v in stored.items()})
     return 0

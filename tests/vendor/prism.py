@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import tempfile
@@ -39,6 +40,24 @@ class Prism:
 
     url: str
     log: Path
+    process: subprocess.Popen[bytes] | None = None
+
+    def crashed(self, wait: float = 0.0) -> str | None:
+        """Why Prism exited (the error line of its log), ``None`` while it runs.
+
+        ``wait``: seconds to give a process that dropped a connection to finish exiting.
+        """
+        if self.process is None:
+            return None
+        try:
+            self.process.wait(wait)
+        except subprocess.TimeoutExpired:
+            return None
+        lines = self.log.read_text(errors="replace").splitlines()
+        errors = [line.strip() for line in lines if re.match(r"\s*\w*Error\b", line)]
+        where = [line.strip() for line in lines if line.strip().startswith("at ")][:1]
+        said = "; ".join([*errors[-1:], *where]) or (lines[-1] if lines else "no output")
+        return f"Prism crashed (exit {self.process.returncode}): {said}"
 
 
 def _free_port() -> int:
@@ -69,7 +88,7 @@ def prism(spec: Path, *, dynamic: bool, seed: int = 1, timeout: float = 300.0) -
                 )
             try:
                 if _wait(process, log, timeout):
-                    yield Prism(f"http://127.0.0.1:{port}", log)
+                    yield Prism(f"http://127.0.0.1:{port}", log, process)
                     return
             finally:
                 process.terminate()
@@ -80,8 +99,11 @@ def prism(spec: Path, *, dynamic: bool, seed: int = 1, timeout: float = 300.0) -
                     process.wait()
             if "EADDRINUSE" not in log.read_text(errors="replace"):
                 break
-        tail = log.read_text(errors="replace").strip().splitlines()[-5:]
-        raise RuntimeError(f"prism did not start on {spec}: " + " | ".join(tail))
+        lines = log.read_text(errors="replace").strip().splitlines()
+        fatal = [line.split("fatal", 1)[1].strip() for line in lines if "✖  fatal" in line]
+        said = fatal[:1] or lines[-5:]  # Prism's own fatal line, else its last words
+        text = " | ".join(said).replace(f"{ROOT}/", "")
+        raise RuntimeError(f"prism did not start on {spec.name}: {text}")
 
 
 def _wait(process: subprocess.Popen[bytes], log: Path, timeout: float) -> bool:

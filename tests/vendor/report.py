@@ -43,9 +43,8 @@ def render(results: dict[str, SpecResult]) -> str:
         lines.append(f'??? note "{key}: {len(failures)} failures"')
         lines.append("")
         for mode, f in failures:
-            who = " (server)" if f.server else ""
             cause = f.cause.replace("|", "\\|")
-            lines.append(f"    - `{f.operation}` {mode}, not {f.stage}{who}: {cause}")
+            lines.append(f"    - `{f.operation}` {mode}, not {f.stage}{f.whose}: {cause}")
         lines.append("")
     return "\n".join(lines) + "\n"
 

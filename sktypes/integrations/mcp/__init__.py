@@ -32,12 +32,29 @@ from typing import Any, Literal
 import httpx
 
 from sktypes import __version__
+from sktypes.integrations.mcp._responses import checked_headers, record_response
 from sktypes.integrations.mcp._run import run, serve
 from sktypes.integrations.mcp._server import McpServer
-from sktypes.integrations.mcp._targets import LoadOptions, load_served, record_response
-from sktypes.integrations.mcp._tools import DRIFT_META, WRAPPED_META, DriftMode, ToolSet
+from sktypes.integrations.mcp._targets import LoadOptions, load_served
+from sktypes.integrations.mcp._tools import (
+    DRIFT_META,
+    NEXT_PAGE_META,
+    TRUNCATED_META,
+    WRAPPED_META,
+    DriftMode,
+    ToolSet,
+)
 
-__all__ = ["DRIFT_META", "WRAPPED_META", "McpServer", "run", "serve", "server"]
+__all__ = [
+    "DRIFT_META",
+    "NEXT_PAGE_META",
+    "TRUNCATED_META",
+    "WRAPPED_META",
+    "McpServer",
+    "run",
+    "serve",
+    "server",
+]
 
 log = logging.getLogger("sktypes.mcp")
 
@@ -55,9 +72,12 @@ def server(
     credentials: Mapping[str, str] | None = None,
     env: Mapping[str, str] | None = None,
     client: httpx.AsyncClient | None = None,
+    headers: Mapping[str, str] | None = None,
     drift: DriftMode = "warn",
     trace: bool = False,
     instructions: str | None = None,
+    stream_items: int = 1000,
+    stream_bytes: int = 1_000_000,
     validate: bool = True,
     strict: bool = True,
 ) -> McpServer:
@@ -84,10 +104,17 @@ def server(
         env: where ``SKTYPES_AUTH_*`` variables are read (``os.environ`` by default).
         client: the ``httpx.AsyncClient`` remote calls go through (one is made otherwise;
             :meth:`McpServer.aclose` closes only that one).
+        headers: headers every request to an API sends (OpenAPI documents and generated
+            packages), e.g. ``{"Authorization": "Bearer ..."}`` for a spec that declares no
+            security scheme; an operation's own parameters win. Checked like any header
+            value; the values never appear in a result or a log line.
         drift: ``"warn"`` (a result that breaks its output schema is returned with a
             warning) or ``"error"`` (it is an error result, the value inside).
         trace: log every call (tool, duration, status) at ``INFO`` on ``sktypes.mcp``.
         instructions: the server's instructions for clients.
+        stream_items: a streamed operation's result holds at most this many items; the
+            stream is closed there and the result says it was cut.
+        stream_bytes: ... and at most this many bytes of JSON.
         validate: validate OpenAPI documents (``False``: serve what can be understood).
         strict: a validation problem refuses the document (the default); ``False`` serves
             it and logs each problem, with its JSON pointer, as a warning.
@@ -112,6 +139,9 @@ def server(
         credentials=credentials,
         env=env,
         owns_client=owns,
+        headers=checked_headers(headers or {}),
+        stream_items=stream_items,
+        stream_bytes=stream_bytes,
         validate=validate,
         strict=strict,
     )

@@ -19,13 +19,11 @@ Everything is loaded before the server starts: a target that cannot be served is
 
 from __future__ import annotations
 
-import contextvars
-import dataclasses
 import importlib
 import inspect
 import sys
 import types
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,16 +32,17 @@ import httpx
 import orjson
 import yaml
 
-from sktypes.auth import SecurityCredentials, apply_credentials
+from sktypes.auth import SecurityCredentials
 from sktypes.cli._targets import TargetError, load_module, load_object
 from sktypes.content._codec import to_plain_json
-from sktypes.errors import HydrationError, KernelError, SktypesError
+from sktypes.errors import SktypesError
+from sktypes.integrations.mcp._remote import collected, paged
+from sktypes.integrations.mcp._responses import media_type, recording
 from sktypes.integrations.mcp._schemas import binary_media_type
-from sktypes.integrations.mcp._tools import Binary, Served
+from sktypes.integrations.mcp._tools import Binary, Noted, Served
 from sktypes.introspect import kernel_function_info
 from sktypes.kernel import Kernel, KernelFunction
 from sktypes.kernel._prepare import prepare_arguments
-from sktypes.kernel_openapi import is_text
 from sktypes.manual import views_from_manual
 from sktypes.openapi import OpenApiPlugin, Operation
 from sktypes.openapi._select import Candidate, operation_candidate, select
@@ -51,7 +50,16 @@ from sktypes.remote import ApiClient
 from sktypes.validate import validate_arguments
 from sktypes.views import FunctionView
 
-__all__ = ["LoadOptions", "load_served"]
+__all__ = [
+    "Item",
+    "LoadOptions",
+    "contract_preparer",
+    "credentials_for",
+    "load_served",
+    "names_of",
+    "plain",
+    "preparer",
+]
 
 _SPEC_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -70,7 +78,11 @@ class LoadOptions:
         credentials: values for security schemes (``S``, ``S.username``...), over the
             environment.
         env: where credentials are read from (``os.environ`` by default).
-        owns_client: the client was made for the server (its auth may be set).
+        owns_client: the client was made for the server.
+        headers: headers for every request to the APIs of OpenAPI documents and generated
+            packages (``serve --header``), under each operation's own parameters.
+        stream_items: a streamed result holds at most this many items (then it is cut).
+        stream_bytes: ... and at most this many bytes of JSON.
         validate: validate OpenAPI documents (``load_openapi``'s ``validate``).
         strict: a validation problem is an error; ``False``: a warning with its pointer.
         warnings: filled with what was skipped or cannot be expressed.
@@ -84,6 +96,9 @@ class LoadOptions:
     credentials: Mapping[str, str] | None = None
     env: Mapping[str, str] | None = None
     owns_client: bool = True
+    headers: Mapping[str, str] = field(default_factory=dict)
+    stream_items: int = 1000
+    stream_bytes: int = 1_000_000
     validate: bool = True
     strict: bool = True
     warnings: list[str] = field(default_factory=list)
@@ -92,7 +107,7 @@ class LoadOptions:
 
 
 @dataclass(frozen=True, slots=True)
-class _Item:
+class Item:
     """A function to serve, what the filters match on, and a check only kept ones need."""
 
     served: Served
@@ -111,7 +126,7 @@ def load_served(targets: Sequence[Any], options: LoadOptions) -> list[Served]:
         SktypesError: a document inside a target cannot be read (file and place named), or
             a filter pattern matches nothing.
     """
-    items: list[_Item] = []
+    items: list[Item] = []
     only = targets[0] if len(targets) == 1 else None
     if isinstance(only, (str, Path)) and Path(only).suffix in _SPEC_SUFFIXES:
         kept = _document(Path(only), options, select_here=True)  # builds only what is kept
@@ -127,11 +142,11 @@ def load_served(targets: Sequence[Any], options: LoadOptions) -> list[Served]:
     return [item.served for item in kept]
 
 
-def _names(view: FunctionView) -> Candidate:
+def names_of(view: FunctionView) -> Candidate:
     return Candidate(names=tuple(dict.fromkeys((view.name, view.fully_qualified_name))))
 
 
-def _served(target: Any, options: LoadOptions) -> list[_Item]:
+def _served(target: Any, options: LoadOptions) -> list[Item]:
     from sktypes.integrations._core import collect
 
     if isinstance(target, (str, Path)):
@@ -144,7 +159,7 @@ def _served(target: Any, options: LoadOptions) -> list[_Item]:
     return _kernel_functions(kernel, [f for p in plugins for f in p.values()], options)
 
 
-def _from_string(target: str, options: LoadOptions) -> list[_Item]:
+def _from_string(target: str, options: LoadOptions) -> list[Item]:
     path = Path(target)
     if path.suffix in _SPEC_SUFFIXES:
         return _document(path, options)
@@ -182,16 +197,18 @@ def _import_directory(path: Path) -> types.ModuleType:
 # --- Python plugins -----------------------------------------------------------------
 
 
-def _module(module: types.ModuleType, target: str, options: LoadOptions) -> list[_Item]:
+def _module(module: types.ModuleType, target: str, options: LoadOptions) -> list[Item]:
     generated = [
         v
         for v in vars(module).values()
         if isinstance(v, type) and issubclass(v, ApiClient) and v is not ApiClient
     ]
     if generated:
-        out: list[_Item] = []
+        out: list[Item] = []
+        from sktypes.integrations.mcp._generated import generated_items
+
         for cls in generated:
-            out.extend(_generated(module, cls, options))
+            out.extend(generated_items(module, cls, options))
         return out
     kernel = Kernel()
     name = module.__name__.rsplit(".", 1)[-1].removeprefix("_sktypes_target_")
@@ -218,40 +235,47 @@ def _marked(cls: type) -> bool:
 
 def _kernel_functions(
     kernel: Kernel, functions: Sequence[KernelFunction], options: LoadOptions
-) -> list[_Item]:
+) -> list[Item]:
     """Kernel functions to serve; with invocation filters, each call goes through them."""
     if kernel.filters:
         return [
-            _Item(Served(fn.view, None, _through(kernel, fn)), _names(fn.view)) for fn in functions
+            Item(Served(fn.view, None, _through(kernel, fn, options)), names_of(fn.view))
+            for fn in functions
         ]
     return [
-        _Item(Served(fn.view, _preparer(fn), _executor(fn)), _names(fn.view)) for fn in functions
+        Item(Served(fn.view, preparer(fn), _executor(fn, options)), names_of(fn.view))
+        for fn in functions
     ]
 
 
-def _through(kernel: Kernel, fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
+def _through(
+    kernel: Kernel, fn: KernelFunction, options: LoadOptions
+) -> Callable[[dict[str, Any]], Any]:
     async def execute(arguments: dict[str, Any]) -> Any:
-        return _plain(fn, await _collected((await kernel.invoke(fn, arguments)).value))
+        value = (await kernel.invoke(fn, arguments)).value
+        return plain(fn, await collected(value, options))
 
     return execute
 
 
-def _preparer(fn: KernelFunction) -> Callable[[dict[str, Any]], dict[str, Any]]:
+def preparer(fn: KernelFunction) -> Callable[[dict[str, Any]], dict[str, Any]]:
     def prepare(arguments: dict[str, Any]) -> dict[str, Any]:
         return prepare_arguments(fn, arguments)
 
     return prepare
 
 
-def _executor(fn: KernelFunction) -> Callable[[dict[str, Any]], Any]:
+def _executor(fn: KernelFunction, options: LoadOptions) -> Callable[[dict[str, Any]], Any]:
     async def execute(arguments: dict[str, Any]) -> Any:
-        return _plain(fn, await _collected(await fn.call(arguments)))
+        return plain(fn, await collected(await fn.call(arguments), options))
 
     return execute
 
 
-def _plain(fn: KernelFunction, value: Any) -> Any:
+def plain(fn: KernelFunction, value: Any) -> Any:
     """A function's result as JSON, or as :class:`Binary` when it is bytes."""
+    if isinstance(value, Noted):
+        return value
     if isinstance(value, (bytes, bytearray, memoryview)):
         schema = fn.view.return_parameter.schema
         media = binary_media_type(schema) if schema is not None else None
@@ -259,17 +283,10 @@ def _plain(fn: KernelFunction, value: Any) -> Any:
     return to_plain_json(value)
 
 
-async def _collected(value: Any) -> Any:
-    """A streaming function's items as a list (its tool returns them all at once)."""
-    if isinstance(value, AsyncIterator):
-        return [item async for item in value]
-    return value
-
-
 # --- tool lists with implementations ------------------------------------------------
 
 
-def _document(path: Path, options: LoadOptions, *, select_here: bool = False) -> list[_Item]:
+def _document(path: Path, options: LoadOptions, *, select_here: bool = False) -> list[Item]:
     """The functions of a spec or tool list; ``select_here``: filtered by the options."""
     items = _document_items(path, options, select_here)
     if select_here and not options.filtered_load:
@@ -277,7 +294,7 @@ def _document(path: Path, options: LoadOptions, *, select_here: bool = False) ->
     return items
 
 
-def _document_items(path: Path, options: LoadOptions, select_here: bool) -> list[_Item]:
+def _document_items(path: Path, options: LoadOptions, select_here: bool) -> list[Item]:
     if not path.is_file():
         raise TargetError("no such file", file=str(path))
     raw = path.read_bytes()
@@ -307,7 +324,7 @@ def _document_items(path: Path, options: LoadOptions, select_here: bool) -> list
             "a tool list needs the module implementing it (--impl MODULE)", file=str(path)
         )
     found = _implementations(options.implementations)
-    out: list[_Item] = []
+    out: list[Item] = []
     for view in views:
         impl = found.get(view.fully_qualified_name) or found.get(view.name)
         if impl is None:
@@ -317,7 +334,10 @@ def _document_items(path: Path, options: LoadOptions, select_here: bool) -> list
                 file=str(path),
             )
         out.append(
-            _Item(Served(view, _contract_preparer(view, impl), _executor(impl)), _names(view))
+            Item(
+                Served(view, contract_preparer(view, impl), _executor(impl, options)),
+                names_of(view),
+            )
         )
     return out
 
@@ -342,7 +362,7 @@ def _implementations(modules: Sequence[Any]) -> dict[str, KernelFunction]:
     return found
 
 
-def _contract_preparer(
+def contract_preparer(
     view: FunctionView, impl: KernelFunction
 ) -> Callable[[dict[str, Any]], dict[str, Any]]:
     def prepare(arguments: dict[str, Any]) -> dict[str, Any]:
@@ -355,32 +375,36 @@ def _contract_preparer(
 # --- OpenAPI documents --------------------------------------------------------------
 
 
-def _openapi(plugin: OpenApiPlugin, options: LoadOptions) -> list[_Item]:
+def _openapi(plugin: OpenApiPlugin, options: LoadOptions) -> list[Item]:
     from sktypes.kernel_openapi import openapi_functions
 
     options.warnings.extend(plugin.warnings)
     base = options.base_url
-    credentials = _credentials(plugin, options)
+    credentials = credentials_for(plugin, options)
     functions, _ = openapi_functions(
-        plugin, server_url=base, client=options.client, credentials=credentials
+        plugin,
+        server_url=base,
+        client=options.client,
+        credentials=credentials,
+        headers=options.headers,
     )
-    out: list[_Item] = []
+    out: list[Item] = []
     for fn, view in zip(functions, plugin.views, strict=True):
         operation = plugin.operation(fn.name)
         url = base or (operation.servers or plugin.servers or ("",))[0]
         served = Served(
             fn.view,
-            _preparer(fn),
-            _json_call(fn, operation.response_content_type),
+            preparer(fn),
+            _json_call(fn, operation.response_content_type, options, operation),
             operation.method,
             operation.response_content_type,
         )
         check = None if url.startswith(("http://", "https://")) else _no_url(plugin, operation, url)
-        out.append(_Item(served, operation_candidate(operation, view), check))
+        out.append(Item(served, operation_candidate(operation, view), check))
     return out
 
 
-def _credentials(plugin: OpenApiPlugin, options: LoadOptions) -> SecurityCredentials:
+def credentials_for(plugin: OpenApiPlugin, options: LoadOptions) -> SecurityCredentials:
     credentials = SecurityCredentials(
         plugin.security_schemes,
         plugin_name=plugin.name,
@@ -405,7 +429,12 @@ def _no_url(plugin: OpenApiPlugin, operation: Operation, url: str) -> Callable[[
     return fail
 
 
-def _json_call(fn: KernelFunction, declared: str | None) -> Callable[[dict[str, Any]], Any]:
+def _json_call(
+    fn: KernelFunction,
+    declared: str | None,
+    options: LoadOptions,
+    operation: Operation | None = None,
+) -> Callable[[dict[str, Any]], Any]:
     """The operation's call: its value is the response's JSON, text, or bytes.
 
     Bytes are :class:`Binary` of the response's media type (``declared``, the spec's, if
@@ -413,193 +442,15 @@ def _json_call(fn: KernelFunction, declared: str | None) -> Callable[[dict[str, 
     """
 
     async def execute(arguments: dict[str, Any]) -> Any:
-        seen: list[httpx.Response] = []
-        token = _RESPONSES.set(seen)
-        try:
-            value = await fn.call(arguments)
-        finally:
-            _RESPONSES.reset(token)
+        with recording() as seen:
+            value = await collected(await fn.call(arguments), options)
+        if operation is not None:
+            value = paged(operation, arguments, seen, value)
         if isinstance(value, bytes):
-            media = _media_type(seen[-1]) if seen else ""
+            media = media_type(seen[-1]) if seen else ""
             if not media and declared and "*" not in declared:
                 media = declared.split(";")[0].strip().lower()
             return Binary(value, media or "application/octet-stream")
         return value
 
     return execute
-
-
-# --- generated packages -------------------------------------------------------------
-
-_RESPONSES: contextvars.ContextVar[list[httpx.Response] | None] = contextvars.ContextVar(
-    "sktypes_mcp_responses", default=None
-)
-
-
-async def record_response(response: httpx.Response) -> None:
-    """Keep (an httpx response hook) the response for the call being served (if one is)."""
-    seen = _RESPONSES.get()
-    if seen is not None:
-        seen.append(response)
-
-
-_SECURITY: contextvars.ContextVar[tuple[SecurityCredentials, Operation] | None] = (
-    contextvars.ContextVar("sktypes_mcp_security", default=None)
-)
-
-
-class OperationAuth(httpx.Auth):
-    """Sends the credentials the operation being served asks for (generated packages).
-
-    A generated plugin builds and sends its own requests; the server's client carries this
-    auth, and the call being served says (through a context variable) which operation it
-    is, so each request gets exactly the credentials its ``security`` asks for.
-    """
-
-    def __init__(self, client: httpx.AsyncClient) -> None:
-        self.client = client
-
-    async def async_auth_flow(
-        self, request: httpx.Request
-    ) -> AsyncGenerator[httpx.Request, httpx.Response]:
-        """Add the current operation's credentials to ``request``."""
-        current = _SECURITY.get()
-        if current is not None and current[1].security:
-            credentials, operation = current
-            sent = await credentials.credentials(operation.security, self.client, operation.name)
-            apply_credentials(request, sent)
-        yield request
-
-
-def _generated(module: types.ModuleType, cls: type[ApiClient], options: LoadOptions) -> list[_Item]:
-    kwargs: dict[str, Any] = {"client": options.client}
-    if options.base_url:
-        kwargs["base_url"] = options.base_url
-    try:
-        instance = cls(**kwargs)
-    except TypeError as exc:
-        raise TargetError(f"cannot build {cls.__qualname__}: {exc}", where=cls.__module__) from None
-    # the generator names the class ``<Plugin>Plugin``: tools keep the spec's plugin name
-    name = cls.__name__.removesuffix("Plugin") or cls.__name__
-    functions = list(Kernel().add_plugin(instance, name).values())
-    spec = _recorded_spec(module, options)
-    if spec is None:
-        return [
-            _Item(Served(fn.view, _preparer(fn), _response_call(fn)), _names(fn.view))
-            for fn in functions
-        ]
-    credentials = _credentials(spec, options)
-    if credentials.schemes and not isinstance(options.client.auth, OperationAuth):
-        if options.owns_client or options.client.auth is None:
-            options.client.auth = OperationAuth(options.client)
-        else:
-            options.warnings.append(
-                f"{module.__name__}: the spec's credentials are not sent: the HTTP client "
-                "passed in has an auth of its own"
-            )
-    out: list[_Item] = []
-    for fn in functions:
-        try:
-            operation, view = spec.operation(fn.name), spec.view(fn.name)
-        except KeyError:
-            operation = None
-        if operation is None or not {p.name for p in view.parameters} <= {
-            p.name for p in fn.view.parameters
-        }:
-            options.warnings.append(
-                f"{module.__name__}: {fn.name} does not match its operation in {spec.source}; "
-                "served as the package declares it"
-            )
-            out.append(_Item(Served(fn.view, _preparer(fn), _response_call(fn)), _names(fn.view)))
-            continue
-        contract = dataclasses.replace(view, plugin_name=name)
-        served = Served(
-            contract,
-            _contract_preparer(contract, fn),
-            _response_call(fn, (credentials, operation)),
-            operation.method,
-            operation.response_content_type,
-        )
-        out.append(_Item(served, operation_candidate(operation, view)))
-    return out
-
-
-def _recorded_spec(module: types.ModuleType, options: LoadOptions) -> OpenApiPlugin | None:
-    """The spec a generated package records in ``sktypes.json`` (its operations as generated)."""
-    from sktypes.openapi import load_openapi
-    from sktypes.openapi._verdicts import Verdict, remember
-
-    folder = Path(module.__file__ or "").parent
-    link = folder / "sktypes.json"
-    if not link.is_file():
-        return None
-    try:
-        record = orjson.loads(link.read_bytes())
-        spec = (folder / record["spec"]).resolve()
-        recorded = record.get("options", {})
-        verdict = Verdict.from_dict(record.get("validation"))
-        if verdict is not None:
-            remember(verdict)  # the spec is not validated again for its package
-        return load_openapi(  # only the operations the package was generated with
-            spec,
-            validate=bool(recorded.get("validate", True)),
-            include=recorded.get("include", ()),
-            exclude=recorded.get("exclude", ()),
-        )
-    except (OSError, KeyError, TypeError, orjson.JSONDecodeError, SktypesError) as exc:
-        options.warnings.append(
-            f"{link}: the recorded spec cannot be read ({exc}); the package is served without "
-            "its annotations and credentials"
-        )
-        return None
-
-
-def _response_call(
-    fn: KernelFunction, security: tuple[SecurityCredentials, Operation] | None = None
-) -> Callable[[dict[str, Any]], Any]:
-    """A generated method's call whose value is the response body as the API sent it.
-
-    The typed method builds and sends the request and checks the response against its
-    models; the tool's value is the body itself (a model would drop fields it does not
-    declare). A response the models reject is returned too: the output check reports it
-    as drift. ``security``: the spec's credentials and this operation (see
-    :class:`OperationAuth`).
-    """
-
-    async def execute(arguments: dict[str, Any]) -> Any:
-        seen: list[httpx.Response] = []
-        token = _RESPONSES.set(seen)
-        secured = _SECURITY.set(security)
-        try:
-            value = await fn.call(arguments)
-        except HydrationError:
-            if not seen or not seen[-1].is_success:
-                raise
-            return _body(seen[-1])
-        finally:
-            _SECURITY.reset(secured)
-            _RESPONSES.reset(token)
-        if seen and seen[-1].is_success:
-            return _body(seen[-1])
-        return _plain(fn, value)
-
-    return execute
-
-
-def _body(response: httpx.Response) -> Any:
-    if not response.content:
-        return None
-    kind = _media_type(response)
-    if kind == "application/json" or kind.endswith("+json"):
-        try:
-            return orjson.loads(response.content)
-        except orjson.JSONDecodeError:
-            raise KernelError("the response is not valid JSON", where=response.url.path) from None
-    if not kind or is_text(kind):
-        return response.text
-    return Binary(response.content, kind)
-
-
-def _media_type(response: httpx.Response) -> str:
-    kind: str = response.headers.get("content-type", "")
-    return kind.split(";")[0].strip().lower()

@@ -12,6 +12,11 @@ function and returns its result as JSON. :class:`ToolSet` turns them into tools 
   is, except when it admits ``null``: an absent ``structuredContent`` and a null one are the
   same on the wire, so such a result stays wrapped (``{"result": null}``);
 - results come as ``structuredContent`` plus a text block with the same value;
+- a streamed result (an async iterator: a streamed operation's items) is one result, the
+  list of its items, read up to the server's bound (items and bytes); a result cut there
+  has a note saying so and ``_meta["sktypes/truncated"]`` (a :class:`Noted` result);
+- a paginated operation answers one page per call; when another page follows, the result
+  has a note with the arguments that get it (``_meta["sktypes/next-page"]``);
 - bytes (an image, a PDF: a :class:`Binary` result) come as a content block of their media
   type (image, audio, or an embedded blob) instead of the text block; a result declared as
   bytes (``format: binary``) has the output schema of its base64 text
@@ -53,6 +58,8 @@ from sktypes.integrations.mcp._schemas import (
 )
 from sktypes.jsondoc import JsonDocument
 from sktypes.manual import NameTable, provider_name
+from sktypes.remote import ApiError, redact
+from sktypes.remote._secrets import redact_value
 from sktypes.validate import value_problems
 from sktypes.views import FunctionView
 
@@ -60,6 +67,8 @@ __all__ = [
     "DRIFT_META",
     "MODERN_VERSION",
     "WRAPPED_META",
+    "NEXT_PAGE_META",
+    "TRUNCATED_META",
     "Binary",
     "DriftMode",
     "Served",
@@ -73,6 +82,10 @@ WRAPPED_META = "sktypes/result-wrapped"
 """Tool ``_meta`` key: the result is wrapped as ``{"result": …}`` (as in the ``mcp`` manual)."""
 DRIFT_META = "sktypes/drift"
 """Result ``_meta`` key: the problems of a result that breaks its output schema."""
+TRUNCATED_META = "sktypes/truncated"
+"""Result ``_meta`` key: a streamed result was cut at the server's bound (why, in words)."""
+NEXT_PAGE_META = "sktypes/next-page"
+"""Result ``_meta`` key: the arguments that get the next page of a paginated operation."""
 MODERN_VERSION = "2026-07-28"
 """The first protocol version whose results may be any JSON value."""
 
@@ -109,6 +122,19 @@ class Binary:
             uri=f"sktypes://result/{tool}", mime_type=self.media_type, blob=self.base64
         )
         return types.EmbeddedResource(resource=blob)
+
+
+@dataclass(frozen=True, slots=True)
+class Noted:
+    """A result with a note the model reads (a text block after it) and ``_meta`` entries.
+
+    A streamed result cut at the server's bound (the items read, and why it stopped); a
+    page of a paginated operation (the arguments of the next page).
+    """
+
+    value: Any
+    note: str
+    meta: Mapping[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,13 +334,23 @@ class ToolSet:
                 log.info("%s failed: %s", entry.name, exc)
                 return _error(f"{entry.name} failed: {exc}"), "error"
             return _error(_invalid_text(entry.name, view, args, exc.errors)), "invalid"
+        except ApiError as exc:
+            log.info("%s failed: the API answered %s", entry.name, exc.status_code)
+            return _error(api_error_text(entry.name, exc)), "error"
         except SktypesError as exc:
-            log.info("%s failed: %s", entry.name, exc)
-            return _error(f"{entry.name} failed: {exc}"), "error"
+            log.info("%s failed: %s", entry.name, redact(str(exc)))
+            return _error(redact(f"{entry.name} failed: {exc}")), "error"
         except Exception as exc:
-            log.exception("%s raised %s", entry.name, type(exc).__name__)
-            return _error(f"{entry.name} failed: {type(exc).__name__}: {exc}"), "error"
+            log.error("%s raised %s", entry.name, redact(f"{type(exc).__name__}: {exc}"))
+            return _error(redact(f"{entry.name} failed: {type(exc).__name__}: {exc}")), "error"
         modern = _modern(protocol_version)
+        if isinstance(value, Noted):  # the value, and a note the model sees
+            result, status = self._result(entry, value.value, modern)
+            note = types.TextContent(text=f"note: {value.note}")
+            meta = {**(result.meta or {}), **value.meta}
+            return result.model_copy(
+                update={"content": [*result.content, note], "meta": meta}
+            ), status
         if isinstance(value, Binary):
             return self._binary(entry, value, modern)
         if entry.binary is not None and value is not None:
@@ -331,7 +367,12 @@ class ToolSet:
         found: Sequence[ErrorDetail] = (),
         first: types.ContentBlock | None = None,
     ) -> tuple[types.CallToolResult, str]:
-        """The result for ``value`` (``found``: problems known; ``first``: its block, not text)."""
+        """The result for ``value`` (``found``: problems known; ``first``: its block, not text).
+
+        A credential the server sends that the value holds (an API echoing a header) is
+        redacted: no credential reaches the model.
+        """
+        value = redact_value(value)
         shown = first if first is not None else None if value is None else _text_block(value)
         if entry.schema is None:
             return types.CallToolResult(content=[] if shown is None else [shown]), "ok"
@@ -379,6 +420,29 @@ class ToolSet:
         if entry.schema is not None and entry.binary is None:
             found.append(ErrorDetail("$", f"expected JSON, got bytes ({value.media_type})"))
         return self._result(entry, value.base64, modern, found, value.block(entry.name))
+
+
+_ERROR_BODY = 4000  # characters of an error body a model is shown
+
+
+def api_error_text(tool: str, error: ApiError) -> str:
+    """What a model reads of an API's error answer: the status, what it is, the body.
+
+    The body is the one the operation declares for that status when :attr:`ApiError.parsed`
+    is set (it validated), so the model reads a typed error it can act on.
+    """
+    if error.parsed is not None and error.declared is not None:
+        what = f"its declared {error.declared} response"
+    else:
+        what = "a response the API does not declare for it"
+    head = f"{tool} failed: the API answered HTTP {error.status_code} ({what})"
+    if not error.body:
+        return redact(head + ", with no body.")
+    body = error.body
+    if len(body) > _ERROR_BODY:
+        body = body[:_ERROR_BODY] + f"... ({len(error.body) - _ERROR_BODY} more characters)"
+    kind = error.media_type or "no Content-Type"
+    return redact(f"{head}. Body ({kind}):\n{body}")
 
 
 def _modern(version: str) -> bool:

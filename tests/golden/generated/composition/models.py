@@ -154,3 +154,8 @@ Shape: TypeAlias = Annotated[
     Annotated[Circle, Tag("Circle")] | Annotated[Square, Tag("Square")],
     discriminated_by("shapeType"),
 ]
+
+
+# complete the models that name what is defined below them (pydantic builds them lazily)
+PetCreateOption1.model_rebuild()
+PetCreateOption2.model_rebuild()

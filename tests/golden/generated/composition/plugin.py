@@ -12,7 +12,7 @@ import httpx
 from pydantic import Field
 from sktypes import kernel_function
 from sktypes.generated import MISSING, PackageViews
-from sktypes.remote import ApiClient, Request, parse_json
+from sktypes.remote import ApiClient, Request, Retry
 
 from .models import (
     Animal,
@@ -40,6 +40,8 @@ class CompositionPlugin(ApiClient):
         client: httpx.AsyncClient | None = None,
         sync_client: httpx.Client | None = None,
         timeout: float = 30.0,
+        retries: int | Retry = 2,
+        strict: bool = False,
     ) -> None:
         super().__init__(
             base_url,
@@ -47,6 +49,8 @@ class CompositionPlugin(ApiClient):
             sync_client=sync_client,
             timeout=timeout,
             default_base_url=DEFAULT_BASE_URL,
+            retries=retries,
+            strict=strict,
         )
 
     def _create_pet_request(self, body: PetCreate) -> Request:
@@ -57,19 +61,28 @@ class CompositionPlugin(ApiClient):
             body=body,
             content_type="application/json",
             send_body=True,
+            accept=("application/json",),
         )
 
     @kernel_function(name="createPet")
-    async def create_pet(self, body: PetCreate) -> Pet:
-        """Call createPet."""
-        response = await self._send(self._create_pet_request(body=body))
-        result: Pet = parse_json(Pet, response)
+    async def create_pet(self, body: PetCreate, *, strict: bool | None = None) -> Pet:
+        """Call createPet.
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Pet = await self._call(self._create_pet_request(body=body), Pet, strict)
         return result
 
-    def create_pet_sync(self, body: PetCreate) -> Pet:
-        """Call createPet (blocking)."""
-        response = self._send_sync(self._create_pet_request(body=body))
-        result: Pet = parse_json(Pet, response)
+    def create_pet_sync(self, body: PetCreate, *, strict: bool | None = None) -> Pet:
+        """Call createPet (blocking).
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Pet = self._call_sync(self._create_pet_request(body=body), Pet, strict)
         return result
 
     def _get_pet_request(self, petId: Annotated[int, Field(ge=1, le=2147483647)]) -> Request:
@@ -80,19 +93,38 @@ class CompositionPlugin(ApiClient):
             path_params=[
                 ("petId", petId, "simple", False),
             ],
+            accept=("application/json",),
         )
 
     @kernel_function(name="getPet")
-    async def get_pet(self, petId: Annotated[int, Field(ge=1, le=2147483647)]) -> ShowDog:
-        """Call getPet."""
-        response = await self._send(self._get_pet_request(petId=petId))
-        result: ShowDog = parse_json(ShowDog, response)
+    async def get_pet(
+        self,
+        petId: Annotated[int, Field(ge=1, le=2147483647)],
+        *,
+        strict: bool | None = None,
+    ) -> ShowDog:
+        """Call getPet.
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: ShowDog = await self._call(self._get_pet_request(petId=petId), ShowDog, strict)
         return result
 
-    def get_pet_sync(self, petId: Annotated[int, Field(ge=1, le=2147483647)]) -> ShowDog:
-        """Call getPet (blocking)."""
-        response = self._send_sync(self._get_pet_request(petId=petId))
-        result: ShowDog = parse_json(ShowDog, response)
+    def get_pet_sync(
+        self,
+        petId: Annotated[int, Field(ge=1, le=2147483647)],
+        *,
+        strict: bool | None = None,
+    ) -> ShowDog:
+        """Call getPet (blocking).
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: ShowDog = self._call_sync(self._get_pet_request(petId=petId), ShowDog, strict)
         return result
 
     def _list_animals_request(
@@ -106,25 +138,46 @@ class CompositionPlugin(ApiClient):
             query=[
                 ("kind", kind, "form", True),
             ],
+            accept=("application/json",),
         )
 
     @kernel_function(name="listAnimals")
     async def list_animals(
         self,
         kind: Literal["cat", "dog", "bird"] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> list[Animal]:
-        """Call listAnimals."""
-        response = await self._send(self._list_animals_request(kind=kind))
-        result: list[Animal] = parse_json(list[Animal], response)
+        """Call listAnimals.
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: list[Animal] = await self._call(
+            self._list_animals_request(kind=kind),
+            list[Animal],
+            strict,
+        )
         return result
 
     def list_animals_sync(
         self,
         kind: Literal["cat", "dog", "bird"] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> list[Animal]:
-        """Call listAnimals (blocking)."""
-        response = self._send_sync(self._list_animals_request(kind=kind))
-        result: list[Animal] = parse_json(list[Animal], response)
+        """Call listAnimals (blocking).
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: list[Animal] = self._call_sync(
+            self._list_animals_request(kind=kind),
+            list[Animal],
+            strict,
+        )
         return result
 
     def _draw_shape_request(self, body: Shape) -> Request:
@@ -135,19 +188,28 @@ class CompositionPlugin(ApiClient):
             body=body,
             content_type="application/json",
             send_body=True,
+            accept=("application/json",),
         )
 
     @kernel_function(name="drawShape")
-    async def draw_shape(self, body: Shape) -> Shape:
-        """Call drawShape."""
-        response = await self._send(self._draw_shape_request(body=body))
-        result: Shape = parse_json(Shape, response)
+    async def draw_shape(self, body: Shape, *, strict: bool | None = None) -> Shape:
+        """Call drawShape.
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Shape = await self._call(self._draw_shape_request(body=body), Shape, strict)
         return result
 
-    def draw_shape_sync(self, body: Shape) -> Shape:
-        """Call drawShape (blocking)."""
-        response = self._send_sync(self._draw_shape_request(body=body))
-        result: Shape = parse_json(Shape, response)
+    def draw_shape_sync(self, body: Shape, *, strict: bool | None = None) -> Shape:
+        """Call drawShape (blocking).
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Shape = self._call_sync(self._draw_shape_request(body=body), Shape, strict)
         return result
 
     def _get_tree_request(self) -> Request:
@@ -155,17 +217,26 @@ class CompositionPlugin(ApiClient):
             "getTree",
             "get",
             "/trees",
+            accept=("application/json",),
         )
 
     @kernel_function(name="getTree")
-    async def get_tree(self) -> TreeNode:
-        """Call getTree."""
-        response = await self._send(self._get_tree_request())
-        result: TreeNode = parse_json(TreeNode, response)
+    async def get_tree(self, *, strict: bool | None = None) -> TreeNode:
+        """Call getTree.
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: TreeNode = await self._call(self._get_tree_request(), TreeNode, strict)
         return result
 
-    def get_tree_sync(self) -> TreeNode:
-        """Call getTree (blocking)."""
-        response = self._send_sync(self._get_tree_request())
-        result: TreeNode = parse_json(TreeNode, response)
+    def get_tree_sync(self, *, strict: bool | None = None) -> TreeNode:
+        """Call getTree (blocking).
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: TreeNode = self._call_sync(self._get_tree_request(), TreeNode, strict)
         return result

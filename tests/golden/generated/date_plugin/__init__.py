@@ -6,6 +6,6 @@ a9221153d6502d0ec93982702f6980b35b59d6ac40007a3abef9654a8028a787); do not edit.
 
 from sktypes.remote import ApiError
 
-from .plugin import DatePluginSimpleComplexPlugin
+from .plugin import DatePlugin
 
-__all__ = ["ApiError", "DatePluginSimpleComplexPlugin"]
+__all__ = ["ApiError", "DatePlugin"]

@@ -12,8 +12,16 @@ from pydantic import BaseModel, ConfigDict, Field
 from sktypes.generated import MISSING
 
 __all__ = [
+    "Error",
     "Pet",
 ]
+
+
+class Error(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    code: Annotated[int, Field(ge=-2147483648, le=2147483647)]
+    message: str
 
 
 class Pet(BaseModel):

@@ -13,7 +13,7 @@ import httpx
 from pydantic import Field
 from sktypes import kernel_function
 from sktypes.generated import MISSING, PackageViews
-from sktypes.remote import ApiClient, Credential, Request, parse_json
+from sktypes.remote import ApiClient, Request, Retry, Scheme, SecurityCredentials
 
 from .models import (
     Note,
@@ -27,6 +27,8 @@ from .models import (
 __all__ = ["RequestsPlugin"]
 
 DEFAULT_BASE_URL = "http://localhost/v1"
+
+SECURITY_SCHEMES: dict[str, Scheme] = {"apiKey": Scheme("apiKey", "apiKey", "header", "X-Api-Key")}
 
 
 class RequestsPlugin(ApiClient):
@@ -42,17 +44,23 @@ class RequestsPlugin(ApiClient):
         client: httpx.AsyncClient | None = None,
         sync_client: httpx.Client | None = None,
         timeout: float = 30.0,
+        retries: int | Retry = 2,
+        strict: bool = False,
     ) -> None:
-        credentials = [
-            Credential("header", "X-Api-Key", api_key or ""),
-        ]
         super().__init__(
             base_url,
-            [c for c in credentials if c.value],
             client=client,
             sync_client=sync_client,
             timeout=timeout,
             default_base_url=DEFAULT_BASE_URL,
+            security=SecurityCredentials(
+                SECURITY_SCHEMES,
+                values={"apiKey": api_key},
+                env={},
+                required=False,
+            ),
+            retries=retries,
+            strict=strict,
         )
 
     def _get_order_request(
@@ -79,6 +87,8 @@ class RequestsPlugin(ApiClient):
             headers=[
                 ("X-Api-Key", x_api_key, "simple", False),
             ],
+            accept=("application/json",),
+            security=[{"apiKey": []}],
         )
 
     @kernel_function(name="getOrder")
@@ -90,9 +100,16 @@ class RequestsPlugin(ApiClient):
         | MISSING = MISSING,
         since: datetime.datetime | MISSING = MISSING,
         page: Annotated[int, Field(ge=1, le=2147483647)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> Order:
-        """Call getOrder."""
-        response = await self._send(
+        """Call getOrder.
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Order = await self._call(
             self._get_order_request(
                 orderId=orderId,
                 x_api_key=x_api_key,
@@ -100,8 +117,9 @@ class RequestsPlugin(ApiClient):
                 since=since,
                 page=page,
             ),
+            Order,
+            strict,
         )
-        result: Order = parse_json(Order, response)
         return result
 
     def get_order_sync(
@@ -112,9 +130,16 @@ class RequestsPlugin(ApiClient):
         | MISSING = MISSING,
         since: datetime.datetime | MISSING = MISSING,
         page: Annotated[int, Field(ge=1, le=2147483647)] | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> Order:
-        """Call getOrder (blocking)."""
-        response = self._send_sync(
+        """Call getOrder (blocking).
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Order = self._call_sync(
             self._get_order_request(
                 orderId=orderId,
                 x_api_key=x_api_key,
@@ -122,8 +147,9 @@ class RequestsPlugin(ApiClient):
                 since=since,
                 page=page,
             ),
+            Order,
+            strict,
         )
-        result: Order = parse_json(Order, response)
         return result
 
     def _patch_order_request(
@@ -141,6 +167,8 @@ class RequestsPlugin(ApiClient):
             body=body,
             content_type="application/json",
             send_body=True,
+            accept=("application/json",),
+            security=[{"apiKey": []}],
         )
 
     @kernel_function(name="patchOrder")
@@ -148,23 +176,48 @@ class RequestsPlugin(ApiClient):
         self,
         orderId: Annotated[int, Field(ge=1, le=10)],
         body: OrderPatch,
+        *,
+        strict: bool | None = None,
     ) -> Order:
-        """Call patchOrder."""
-        response = await self._send(self._patch_order_request(orderId=orderId, body=body))
-        result: Order = parse_json(Order, response)
+        """Call patchOrder.
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Order = await self._call(
+            self._patch_order_request(orderId=orderId, body=body),
+            Order,
+            strict,
+        )
         return result
 
     def patch_order_sync(
         self,
         orderId: Annotated[int, Field(ge=1, le=10)],
         body: OrderPatch,
+        *,
+        strict: bool | None = None,
     ) -> Order:
-        """Call patchOrder (blocking)."""
-        response = self._send_sync(self._patch_order_request(orderId=orderId, body=body))
-        result: Order = parse_json(Order, response)
+        """Call patchOrder (blocking).
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: Order = self._call_sync(
+            self._patch_order_request(orderId=orderId, body=body),
+            Order,
+            strict,
+        )
         return result
 
-    def _add_note_request(self, body: Note | MISSING = MISSING) -> Request:
+    def _add_note_request(
+        self,
+        body: Note | MISSING = MISSING,
+        *,
+        content_type: str | None = None,
+    ) -> Request:
         return Request(
             "addNote",
             "post",
@@ -172,16 +225,41 @@ class RequestsPlugin(ApiClient):
             body=body,
             content_type="*/*",
             send_body=True,
+            content_types=("*/*",),
+            body_content_type=content_type,
+            security=[{"apiKey": []}],
         )
 
     @kernel_function(name="addNote")
-    async def add_note(self, body: Note | MISSING = MISSING) -> None:
-        """Call addNote."""
-        await self._send(self._add_note_request(body=body))
+    async def add_note(
+        self,
+        body: Note | MISSING = MISSING,
+        *,
+        content_type: str | None = None,
+        strict: bool | None = None,
+    ) -> None:
+        """Call addNote.
 
-    def add_note_sync(self, body: Note | MISSING = MISSING) -> None:
-        """Call addNote (blocking)."""
-        self._send_sync(self._add_note_request(body=body))
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        await self._call(self._add_note_request(body=body, content_type=content_type), None, strict)
+
+    def add_note_sync(
+        self,
+        body: Note | MISSING = MISSING,
+        *,
+        content_type: str | None = None,
+        strict: bool | None = None,
+    ) -> None:
+        """Call addNote (blocking).
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        self._call_sync(self._add_note_request(body=body, content_type=content_type), None, strict)
 
     def _submit_form_request(self, body: SubmitFormBody) -> Request:
         return Request(
@@ -191,18 +269,30 @@ class RequestsPlugin(ApiClient):
             body=body,
             content_type="application/x-www-form-urlencoded",
             send_body=True,
+            accept=("text/plain",),
+            security=[{"apiKey": []}],
         )
 
     @kernel_function(name="submitForm")
-    async def submit_form(self, body: SubmitFormBody) -> str:
-        """Call submitForm."""
-        response = await self._send(self._submit_form_request(body=body))
-        return response.text
+    async def submit_form(self, body: SubmitFormBody, *, strict: bool | None = None) -> str:
+        """Call submitForm.
 
-    def submit_form_sync(self, body: SubmitFormBody) -> str:
-        """Call submitForm (blocking)."""
-        response = self._send_sync(self._submit_form_request(body=body))
-        return response.text
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: str = await self._call(self._submit_form_request(body=body), str, strict)
+        return result
+
+    def submit_form_sync(self, body: SubmitFormBody, *, strict: bool | None = None) -> str:
+        """Call submitForm (blocking).
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: str = self._call_sync(self._submit_form_request(body=body), str, strict)
+        return result
 
     def _upload_request(self, body: UploadBody) -> Request:
         return Request(
@@ -212,19 +302,37 @@ class RequestsPlugin(ApiClient):
             body=body,
             content_type="multipart/form-data",
             send_body=True,
+            accept=("application/json",),
+            security=[{"apiKey": []}],
         )
 
     @kernel_function(name="upload")
-    async def upload(self, body: UploadBody) -> UploadResult:
-        """Call upload."""
-        response = await self._send(self._upload_request(body=body))
-        result: UploadResult = parse_json(UploadResult, response)
+    async def upload(self, body: UploadBody, *, strict: bool | None = None) -> UploadResult:
+        """Call upload.
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: UploadResult = await self._call(
+            self._upload_request(body=body),
+            UploadResult,
+            strict,
+        )
         return result
 
-    def upload_sync(self, body: UploadBody) -> UploadResult:
-        """Call upload (blocking)."""
-        response = self._send_sync(self._upload_request(body=body))
-        result: UploadResult = parse_json(UploadResult, response)
+    def upload_sync(self, body: UploadBody, *, strict: bool | None = None) -> UploadResult:
+        """Call upload (blocking).
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: UploadResult = self._call_sync(
+            self._upload_request(body=body),
+            UploadResult,
+            strict,
+        )
         return result
 
     def _put_blob_request(self, body: bytes) -> Request:
@@ -235,15 +343,27 @@ class RequestsPlugin(ApiClient):
             body=body,
             content_type="application/octet-stream",
             send_body=True,
+            accept=("application/octet-stream",),
+            security=[{"apiKey": []}],
         )
 
     @kernel_function(name="putBlob")
-    async def put_blob(self, body: bytes) -> bytes:
-        """Call putBlob."""
-        response = await self._send(self._put_blob_request(body=body))
-        return response.content
+    async def put_blob(self, body: bytes, *, strict: bool | None = None) -> bytes:
+        """Call putBlob.
 
-    def put_blob_sync(self, body: bytes) -> bytes:
-        """Call putBlob (blocking)."""
-        response = self._send_sync(self._put_blob_request(body=body))
-        return response.content
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: bytes = await self._call(self._put_blob_request(body=body), bytes, strict)
+        return result
+
+    def put_blob_sync(self, body: bytes, *, strict: bool | None = None) -> bytes:
+        """Call putBlob (blocking).
+
+        Raises:
+            ApiError: a status outside 2xx (no error response is declared).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: bytes = self._call_sync(self._put_blob_request(body=body), bytes, strict)
+        return result

@@ -41,3 +41,7 @@ class Activity(BaseModel):
     model_config = ConfigDict(extra="allow", validate_by_name=True, serialize_by_alias=True)
 
     uuid_: str | MISSING = Field(default=MISSING, alias="uuid")
+
+
+# complete the models that name what is defined below them (pydantic builds them lazily)
+Activities.model_rebuild()

@@ -10,9 +10,10 @@ import uuid
 
 from sktypes import kernel_function
 from sktypes.generated import MISSING
-from sktypes.remote import ApiClient, Request, parse_json
+from sktypes.remote import ApiClient, Request
 
 from ..models._shared import (
+    Error,
     Product,
 )
 from ..models.estimates import (
@@ -42,6 +43,8 @@ class EstimatesOperations(ApiClient):
                 ("end_latitude", end_latitude, "form", False),
                 ("end_longitude", end_longitude, "form", False),
             ],
+            accept=("application/json",),
+            errors={"default": Error},
         )
 
     @kernel_function(name="get_estimates_price")
@@ -51,17 +54,26 @@ class EstimatesOperations(ApiClient):
         start_longitude: float,
         end_latitude: float,
         end_longitude: float,
+        *,
+        strict: bool | None = None,
     ) -> list[PriceEstimate]:
-        """Price Estimates"""
-        response = await self._send(
+        """Price Estimates
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (Unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: list[PriceEstimate] = await self._call(
             self._get_estimates_price_request(
                 start_latitude=start_latitude,
                 start_longitude=start_longitude,
                 end_latitude=end_latitude,
                 end_longitude=end_longitude,
             ),
+            list[PriceEstimate],
+            strict,
         )
-        result: list[PriceEstimate] = parse_json(list[PriceEstimate], response)
         return result
 
     def get_estimates_price_sync(
@@ -70,17 +82,26 @@ class EstimatesOperations(ApiClient):
         start_longitude: float,
         end_latitude: float,
         end_longitude: float,
+        *,
+        strict: bool | None = None,
     ) -> list[PriceEstimate]:
-        """Price Estimates"""
-        response = self._send_sync(
+        """Price Estimates
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (Unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: list[PriceEstimate] = self._call_sync(
             self._get_estimates_price_request(
                 start_latitude=start_latitude,
                 start_longitude=start_longitude,
                 end_latitude=end_latitude,
                 end_longitude=end_longitude,
             ),
+            list[PriceEstimate],
+            strict,
         )
-        result: list[PriceEstimate] = parse_json(list[PriceEstimate], response)
         return result
 
     def _get_estimates_time_request(
@@ -100,6 +121,8 @@ class EstimatesOperations(ApiClient):
                 ("customer_uuid", customer_uuid, "form", False),
                 ("product_id", product_id, "form", False),
             ],
+            accept=("application/json",),
+            errors={"default": Error},
         )
 
     @kernel_function(name="get_estimates_time")
@@ -109,17 +132,26 @@ class EstimatesOperations(ApiClient):
         start_longitude: float,
         customer_uuid: uuid.UUID | MISSING = MISSING,
         product_id: str | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> list[Product]:
-        """Time Estimates"""
-        response = await self._send(
+        """Time Estimates
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (Unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: list[Product] = await self._call(
             self._get_estimates_time_request(
                 start_latitude=start_latitude,
                 start_longitude=start_longitude,
                 customer_uuid=customer_uuid,
                 product_id=product_id,
             ),
+            list[Product],
+            strict,
         )
-        result: list[Product] = parse_json(list[Product], response)
         return result
 
     def get_estimates_time_sync(
@@ -128,15 +160,24 @@ class EstimatesOperations(ApiClient):
         start_longitude: float,
         customer_uuid: uuid.UUID | MISSING = MISSING,
         product_id: str | MISSING = MISSING,
+        *,
+        strict: bool | None = None,
     ) -> list[Product]:
-        """Time Estimates"""
-        response = self._send_sync(
+        """Time Estimates
+
+        Raises:
+            ApiError: a status outside 2xx; ``.parsed`` is its body as declared:
+                any other status: ``Error`` (Unexpected error).
+            ResponseDriftError: the body breaks its schema and ``strict`` is on.
+        """
+        result: list[Product] = self._call_sync(
             self._get_estimates_time_request(
                 start_latitude=start_latitude,
                 start_longitude=start_longitude,
                 customer_uuid=customer_uuid,
                 product_id=product_id,
             ),
+            list[Product],
+            strict,
         )
-        result: list[Product] = parse_json(list[Product], response)
         return result
