@@ -70,7 +70,8 @@ CASES = [
     (
         "v4.yaml",
         'openapi: 4.0.0\ninfo: {title: T, version: "1"}\npaths: {}\n',
-        ":1:1: /openapi: unsupported OpenAPI version '4.0.0' (sktypes reads 2.0, 3.0.x, 3.1.x and 3.2.x)",
+        ":1:1: /openapi: unsupported OpenAPI version '4.0.0' "
+        "(sktypes reads 2.0, 3.0.x, 3.1.x and 3.2.x)",
         True,
     ),
     (

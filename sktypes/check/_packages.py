@@ -89,9 +89,9 @@ def check_package(package: Path) -> list[Finding]:
             )
             for path, state in changed
         ]
-    if link.recorded_output() and _validated(link) and _matches_record(link):
-        return []
-    # a stale package (or no usable record): regenerate, to name where each file first differs
+    if link.recorded_output() and _validated(link):
+        found = _recorded_differences(link)
+        return [*_uncompilable(package), *found] if found else found
     if link.validation is not None:
         from sktypes.openapi._verdicts import remember
 
@@ -116,17 +116,27 @@ def _validated(link: Link) -> bool:
     return verdict.validator == validator_identity().split(",", 1)[0]
 
 
-def _matches_record(link: Link) -> bool:
-    """Whether the package holds exactly the files its record lists, with their digests."""
+def _recorded_differences(link: Link) -> list[Finding]:
+    """What differs from the files the record lists (the same generator, same inputs)."""
     from sktypes_codegen._link import LINK_FILE, file_digest
 
+    out = []
     for file_name, digest in link.files.items():
+        f = link.package / file_name
         try:
-            if file_digest(link.package / file_name) != digest:
-                return False
+            same = file_digest(f) == digest
         except OSError:
-            return False
-    return set(_files(link.package)) <= {*link.files, LINK_FILE}
+            out.append(Finding(display(f), "", "missing: regenerate the package"))
+            continue
+        if not same:  # only digests are recorded: the line is not known without generating
+            out.append(Finding(display(f), "", "differs from a fresh generation: regenerate"))
+    expected = {*link.files, LINK_FILE}
+    for extra in sorted(_files(link.package)):
+        if extra not in expected:
+            out.append(
+                Finding(display(link.package / extra), "", "not generated: remove it or regenerate")
+            )
+    return out
 
 
 def _compare(package: Path, spec: Path, name: str, options: GenerationOptions) -> list[Finding]:
