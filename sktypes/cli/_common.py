@@ -41,7 +41,10 @@ include_option = click.option(
     "tag/operationId/function-name glob (repeatable).",
 )
 exclude_option = click.option(
-    "--exclude", multiple=True, metavar="PATTERN", help="Leave matching operations out."
+    "--exclude",
+    multiple=True,
+    metavar="PATTERN",
+    help="Leave out operations matching PATTERN (the forms of --include; repeatable).",
 )
 ref_root_option = click.option(
     "--ref-root",
@@ -90,9 +93,13 @@ def fail_on(exc: SktypesError, code: int = 2, *, file: str | None = None) -> NoR
     fail(lines[0] if lines else type(exc).__name__, code)
 
 
-def write_output(text: str, output: str | None) -> None:
-    """Print ``text`` or write it atomically to ``output``."""
+def write_output(text: str, output: str | None, what: str = "") -> None:
+    """Print ``text``, or write it atomically to ``output`` and say so on stderr.
+
+    ``what`` says what was written (``2 functions``), after the file's name.
+    """
     if output is None or output == "-":
         click.echo(text)
     else:
         write_atomic(Path(output), text if text.endswith("\n") else text + "\n")
+        click.echo(f"wrote {output}" + (f" ({what})" if what else ""), err=True)

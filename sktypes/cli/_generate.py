@@ -7,6 +7,7 @@ is generated (or, with ``--check``, compared). Exit 0 done (or fresh), 1 stale u
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -132,6 +133,9 @@ def _one(
             package, files = rendered
             for found in rendered.warnings:  # what the generated code cannot express
                 click.echo(f"warning: {found}", err=True)
+            if not json.loads(files.get("views.json", "{}")).get("functions", [None]):
+                empty = f"{display(target.spec)}: no operations: the package has no functions"
+                click.echo(f"warning: {empty}", err=True)
             if check:
                 return _stale(target.output / package, files)
             written = write_package(

@@ -65,4 +65,4 @@ def manual(
         if isinstance(result, str)
         else orjson.dumps(result, option=orjson.OPT_INDENT_2).decode()
     )
-    write_output(text, output)
+    write_output(text, output, f"{fmt} manual of {len(views)} functions")

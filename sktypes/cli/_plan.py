@@ -39,7 +39,7 @@ def plan() -> None:
     """Check plans (steps wired by JSONPath references) against function views; run them."""
 
 
-@plan.command()
+@plan.command(short_help="Check a plan against the functions of targets.")
 @click.argument("plan_file", metavar="PLAN.json")
 @click.argument("more_views", nargs=-1, metavar="")
 @click.option(
@@ -94,7 +94,7 @@ def _report(
     return failed
 
 
-@plan.command()
+@plan.command(short_help="Check a plan, run it on plugins, print the results.")
 @click.argument("plan_file", metavar="PLAN.json")
 @click.argument("more_plugins", nargs=-1, metavar="")
 @click.option(

@@ -11,7 +11,14 @@ from collections.abc import Mapping
 
 import click
 
-from sktypes.cli._common import fail, fail_on, no_validate_option, strict_option
+from sktypes.cli._common import (
+    exclude_option,
+    fail,
+    fail_on,
+    include_option,
+    no_validate_option,
+    strict_option,
+)
 from sktypes.cli._progress import stages
 from sktypes.errors import SktypesError
 from sktypes.remote._secrets import register_secret
@@ -32,12 +39,8 @@ __all__ = ["serve"]
 @click.option("--port", default=8000, show_default=True, type=int, help="HTTP: port (0: any).")
 @click.option("--path", default="/mcp", show_default=True, help="HTTP: the endpoint's path.")
 @click.option("--base-url", default=None, help="The API's URL (replaces the spec's servers).")
-@click.option(
-    "--include",
-    multiple=True,
-    help="Serve only matching operations: tag, operationId, name, or glob (/path/*). Repeatable.",
-)
-@click.option("--exclude", multiple=True, help="Leave out matching operations. Repeatable.")
+@include_option
+@exclude_option
 @click.option(
     "--impl",
     "implementations",
@@ -106,13 +109,15 @@ def serve(
     """Serve TARGETS as an MCP server: Python plugins, OpenAPI specs, generated packages, tools.
 
     Credentials for a spec's security schemes are read from SKTYPES_AUTH_* environment
-    variables; --header adds headers for specs that declare none (see docs/mcp.md). Logs go
-    to stderr; stdout is the protocol's in stdio mode.
+    variables; --header adds headers for specs that declare none (see the MCP guide of the
+    documentation). Logs go to stderr; stdout is the protocol's in stdio mode.
     """
     try:
         from sktypes.integrations import mcp
     except ImportError as exc:
-        fail(f"sktypes serve needs the MCP SDK: pip install 'sktypes[mcp]' ({exc})")
+        from sktypes._install import install_hint
+
+        fail(f"sktypes serve needs the MCP SDK ({exc}): {install_hint('mcp')}")
     _logging(verbose)
     try:
         extra = header_values(headers, os.environ)
