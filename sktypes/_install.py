@@ -18,7 +18,7 @@ __all__ = ["install_hint", "missing_extra"]
 _FORMS = (
     "pip install '/path/to/sktypes[{extra}]' (a clone), "
     "pip install './sktypes-{version}-py3-none-any.whl[{extra}]' (a built wheel) or "
-    "pip install 'sktypes[{extra}] @ git+<repository URL>'; sktypes is not on PyPI"
+    "pip install 'sktypes[{extra}] @ git+<the repository's URL>'; sktypes is not on PyPI"
 )
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.wheel_util import ROOT, build_dist, clean_env, venv_with, wheel
+from tests.wheel_util import ROOT, build_dist, clean_clone, clean_env, venv_with, wheel
 
 pytestmark = pytest.mark.xdist_group("packaging")  # the wheel is built once per worker
 
@@ -124,8 +124,8 @@ def test_the_documented_install_forms_resolve(venv: Path) -> None:
     """A built wheel, a clone's folder and a git URL, each with an extra (dry runs)."""
     forms = [
         f"{wheel(build_dist())}[mcp]",
-        f"{ROOT}[mcp]",
-        f"sktypes[mcp] @ git+file://{ROOT}",
+        f"{clean_clone()}[mcp]",  # a clone's folder (a copy: pip writes its metadata there)
+        f"sktypes[mcp] @ git+file://localhost{ROOT}",  # as getting started writes it
     ]
     for form in forms:
         dry_run = ["--dry-run", "--quiet", "--ignore-installed", "--report", "-"]

@@ -148,5 +148,5 @@ def test_without_a_record_the_hint_shows_every_form(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(_install.metadata, "distribution", lambda _: _Dist(None))
     hint = _install.install_hint("mcp")
     assert "pip install '/path/to/sktypes[mcp]' (a clone)" in hint
-    assert "sktypes[mcp] @ git+<repository URL>" in hint
+    assert "sktypes[mcp] @ git+<the repository's URL>" in hint
     assert "not on PyPI" in hint

@@ -50,7 +50,14 @@ def build_dist() -> Path:
     )
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
     _BUILT["dist"] = out
+    _BUILT["src"] = src
     return out
+
+
+def clean_clone() -> Path:
+    """The copy of the tracked files the distribution was built from (a fresh clone's folder)."""
+    build_dist()
+    return _BUILT["src"]
 
 
 def wheel(dist: Path) -> Path:
@@ -76,6 +83,7 @@ def venv_with(extras: str = "") -> Path:
         [*pip(env), "-c", str(lock), f"{wheel(build_dist())}{extras}"],
         capture_output=True,
         text=True,
+        env=clean_env(),  # nothing of this test run may look installed already
     )
     assert installed.returncode == 0, installed.stdout[-3000:] + installed.stderr[-3000:]
     _BUILT[key] = env
