@@ -51,12 +51,16 @@ $(VENV)/.installed-dev: lock/requirements-dev.txt | $(BIN)/python
 	$(call install,$(VENV),dev,dev)
 	@touch $@ $(VENV)/.installed-base
 
-# Generated code must run on pydantic 2.12-2.13 too (Semantic Kernel pins pydantic<2.14)
-COMPAT_VENV := $(ENV)pydantic213
+# The lower bounds of pyproject.toml, proved: every runtime requirement at the lowest version
+# allowed (pydantic 2.12.0: its MISSING sentinel is pydantic.experimental's, as on 2.13, which
+# Semantic Kernel pins), from its own lock (lock/lowest.in, --resolution lowest-direct), also
+# under `make test-latest`. It runs the tests that need only the runtime requirements.
+LOWEST_VENV := .venv-lowest
 
-$(COMPAT_VENV)/.installed: lock/requirements-compat.txt | $(BIN)/python
-	$(UV) venv --quiet --allow-existing --python $(PYTHON) $(COMPAT_VENV)
-	$(call install,$(COMPAT_VENV),compat,,-r lock/compat.in)
+$(LOWEST_VENV)/.installed: lock/requirements-lowest.txt | $(BIN)/python
+	$(UV) venv --quiet --allow-existing --python $(PYTHON) $(LOWEST_VENV)
+	$(UV) pip sync --quiet --python $(LOWEST_VENV)/bin/python lock/requirements-lowest.txt
+	$(UV) pip install --quiet --no-deps --python $(LOWEST_VENV)/bin/python -e . --config-settings editable_mode=compat
 	@touch $@
 
 BENCH_VENV := .bench-venv
@@ -79,12 +83,12 @@ $(BENCH_MCP_VENV)/.installed: lock/requirements-bench-mcp.txt | $(BIN)/python
 # `make lock UPGRADE=1` moves every pin to the newest allowed version (then run make test).
 INTEGRATIONS := semantic-kernel agent-framework langchain pydantic-ai openai-agents
 TEST_EXTRAS_langchain := ,langchain-tests
-LOCK_FILES := dev run compat fuzz bench bench-mcp $(INTEGRATIONS)
+LOCK_FILES := dev run lowest fuzz bench bench-mcp $(INTEGRATIONS)
 compile = $(UV) pip compile --quiet --python-version $(LOCK_PYTHON) --python-platform $(LOCK_PLATFORM) $(if $(UPGRADE),--upgrade) --custom-compile-command 'make lock'
 LOCK_dev := pyproject.toml --extra dev
 LOCK_run := pyproject.toml --extra mcp -c lock/requirements-dev.txt
 LOCK_fuzz := pyproject.toml --extra dev --extra fuzz -c lock/requirements-dev.txt
-LOCK_compat := pyproject.toml lock/compat.in
+LOCK_lowest := pyproject.toml lock/lowest.in --resolution lowest-direct
 LOCK_bench := pyproject.toml --extra bench
 LOCK_bench-mcp := pyproject.toml --extra bench-mcp
 $(foreach f,$(INTEGRATIONS),$(eval LOCK_$(f) := pyproject.toml --extra $(f) --extra integration-tests$(subst $(comma), --extra ,$(TEST_EXTRAS_$(f)))))
@@ -139,13 +143,33 @@ lint: $(VENV)/.installed-dev ## ruff check, ruff format --check, mypy --strict
 	$(BIN)/mypy --strict sktypes sktypes_codegen examples tests/typing_*.py
 
 .PHONY: test
-test: $(VENV)/.installed-dev $(COMPAT_VENV)/.installed node_modules/.installed $(if $(LATEST),,lock-check) lint ## the whole suite (from the lock): lint, types, unit, property, golden, corpus, docs
+test: $(VENV)/.installed-dev $(LOWEST_VENV)/.installed node_modules/.installed $(if $(LATEST),,lock-check) lint ## the whole suite (from the lock): lint, types, unit, property, golden, corpus, docs
 	@# the docs' browser test needs Chromium: installed where we are root on Debian (CI), else it skips and says so
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then $(MAKE) --no-print-directory browser || echo "warning: chromium could not be installed; the browser test will skip"; fi
 	$(BIN)/pytest -n 2 --dist loadgroup -q -p no:cacheprovider
-	@echo "== generated code on pydantic 2.13 ($(COMPAT_VENV))"
-	$(COMPAT_VENV)/bin/pytest -q -p no:cacheprovider -o addopts= tests/test_generate_compat.py
+	$(MAKE) --no-print-directory test-lowest
 	$(MAKE) --no-print-directory integrations
+
+# The tests that need only the runtime requirements, pytest and hypothesis: all but the
+# modules and tests below (dev tools: ruff, mypy, pre-commit, the MCP SDK, the oracles,
+# the docs; the corpus, which the main suite reads). A new test module that imports a dev
+# package goes in LOWEST_SKIP.
+LOWEST_SKIP := tests/integrations tests/fuzz tests/test_fuzz_smoke.py tests/test_api.py \
+  tests/test_docs_examples.py tests/test_docs_site.py tests/test_packaging.py \
+  tests/test_precommit_e2e.py tests/test_stubs.py tests/test_auth.py tests/test_corpus_openapi.py \
+  tests/test_generate_conformance.py tests/test_generate_consistency.py \
+  tests/test_generate_corpus.py tests/test_generate_oracle.py tests/test_generate_roundtrip.py \
+  tests/test_generate_split.py tests/test_schema_types.py tests/test_subsume_soundness.py \
+  tests/test_templates_handlebars.py tests/test_validation_warnings.py tests/test_vendor_conformance.py
+LOWEST_DESELECT := tests/test_check.py::test_pre_commit_try_repo_runs_the_hook \
+  tests/test_generate.py::test_golden_packages_pass_ruff_and_mypy_strict \
+  tests/test_generate.py::test_parameters_named_like_modules_do_not_import_them \
+  tests/test_integrations_core.py::test_an_openapi_plugin_is_a_target_with_the_specs_schemas
+
+.PHONY: test-lowest
+test-lowest: $(LOWEST_VENV)/.installed ## the runtime-only tests on the lowest versions pyproject.toml allows
+	@echo "== the lowest allowed versions ($(LOWEST_VENV): pydantic $$($(LOWEST_VENV)/bin/python -c 'import pydantic; print(pydantic.VERSION)'))"
+	$(LOWEST_VENV)/bin/pytest -n 2 -q -p no:cacheprovider -o addopts= $(addprefix --ignore=,$(LOWEST_SKIP)) $(addprefix --deselect=,$(LOWEST_DESELECT)) tests
 
 .PHONY: test-latest
 test-latest: ## the whole suite on the newest versions pyproject.toml allows (.venv-latest*; not in CI)
@@ -197,8 +221,9 @@ browser: ## install Debian's chromium for the browser test of the docs (root + a
 
 .PHONY: bench
 bench: $(BENCH_VENV)/.installed $(BENCH_MCP_VENV)/.installed $(foreach f,$(INTEGRATIONS),$(ENV)$(f)/.installed) ## side-by-side benchmarks against the peers (own venvs; not a test)
-	@for b in benchmarks/bench_*.py; do [ $$b = benchmarks/bench_mcp.py ] && continue; echo "== $$b"; $(BENCH_VENV)/bin/python $$b || exit 1; done
+	@for b in benchmarks/bench_*.py; do case $$b in benchmarks/bench_mcp.py|benchmarks/bench_manual.py) continue;; esac; echo "== $$b"; $(BENCH_VENV)/bin/python $$b || exit 1; done
 	@echo "== benchmarks/bench_mcp.py (in $(BENCH_MCP_VENV))"; $(BENCH_MCP_VENV)/bin/python benchmarks/bench_mcp.py $(BENCH_MCP_ARGS)
+	@echo "== benchmarks/bench_manual.py (in $(BENCH_MCP_VENV))"; $(BENCH_MCP_VENV)/bin/python benchmarks/bench_manual.py
 
 # e.g. a smoke run: make bench-mcp BENCH_MCP_ARGS="--calls 20 --rounds 1 --no-corpus"
 .PHONY: bench-mcp

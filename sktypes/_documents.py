@@ -23,14 +23,13 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
-import stat
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from sktypes._files import decode_utf8, read_file, same_bytes, size_error
 from sktypes._pointer import escape
 from sktypes._positions import Location, line_of, locate
 from sktypes._yaml import YamlProblem, load_yaml
@@ -49,77 +48,11 @@ __all__ = [
     "parse_document",
     "read_document",
     "read_file",
+    "same_bytes",
 ]
 
 _INT_MIN, _INT_MAX = -(2**63), 2**64 - 1
 NEWLINE = b"\n"
-
-
-def _size_error(
-    error: type[SktypesError], display: str | None, size: int | None, limit: int
-) -> Any:
-    what = f"document is {size} bytes" if size is not None else "document is larger than that"
-    return error(
-        f"{what}, over the {limit}-byte limit (pass a larger max_bytes to load it)", file=display
-    )
-
-
-def read_file(
-    path: str | os.PathLike[str],
-    display: str,
-    limits: DocumentLimits,
-    error: type[SktypesError],
-    *,
-    regular_only: bool = False,
-) -> bytes:
-    """Read at most ``limits.max_bytes`` from ``path``; larger files are refused.
-
-    Args:
-        path: the file.
-        display: how messages name it.
-        limits: the byte limit.
-        error: the error class to raise.
-        regular_only: refuse anything but a regular file (devices such as ``/dev/zero``,
-            FIFOs, sockets) without opening it; used for files a document names.
-    """
-    limit = limits.max_bytes
-    try:
-        info = os.stat(path)
-        if stat.S_ISDIR(info.st_mode):
-            raise error("is a directory, not a file", file=display)
-        special = not stat.S_ISREG(info.st_mode)
-        if special and regular_only:
-            raise error("not a regular file (a device, FIFO or socket); refused", file=display)
-        if not special and info.st_size > limit:
-            raise _size_error(error, display, info.st_size, limit)
-        # O_NONBLOCK: a FIFO swapped in after the check cannot block the open
-        flags = os.O_RDONLY | (getattr(os, "O_NONBLOCK", 0) if regular_only else 0)
-        fd = os.open(path, flags)
-        with os.fdopen(fd, "rb") as fh:
-            if regular_only and not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                raise error("not a regular file (a device, FIFO or socket); refused", file=display)
-            raw = fh.read(limit + 1)
-    except OSError as exc:
-        raise error(f"cannot read the file: {exc.strerror or exc}", file=display) from None
-    except ValueError:  # a NUL byte in the path
-        raise error("cannot read the file: not a valid path", file=display) from None
-    if len(raw) > limit:
-        raise _size_error(error, display, None, limit)
-    return raw
-
-
-def decode_utf8(raw: bytes, display: str, error: type[SktypesError]) -> str:
-    """``raw`` as text; invalid UTF-8 is an error naming the line and byte."""
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line, column = _line_column(raw, exc.start)
-        raise error(
-            f"not UTF-8 text: byte #x{raw[exc.start]:02x} at offset {exc.start}",
-            file=display,
-            line=line,
-            column=column,
-        ) from None
 
 
 def _line_column(raw: bytes, offset: int) -> tuple[int, int]:
@@ -246,7 +179,7 @@ def parse_document(
             parsing a block mapping that starts at 9:9``), where the mistake often is.
     """
     if len(raw) > limits.max_bytes:
-        raise _size_error(error, display, len(raw), limits.max_bytes)
+        raise size_error(error, display, len(raw), limits.max_bytes)
     head = raw.lstrip()[:1]
     if head in (b"{", b"[") and not _json_too_deep(raw, limits.max_depth):
         try:  # the stdlib parser: orjson is faster but peaks at ~7x the tree's memory

@@ -146,7 +146,48 @@ def _order(error: ValidationError) -> tuple[str, str]:
 
 def _detail(error: ValidationError) -> ErrorDetail:
     error = _deepest(error)
-    return ErrorDetail(json_path(error.absolute_path), error.message, snippet(error.instance))
+    path = json_path(error.absolute_path)
+    return ErrorDetail(path, error_message(error), snippet(error.instance))
+
+
+_UNSTATED = frozenset(
+    {
+        "minLength",
+        "maxLength",
+        "minItems",
+        "maxItems",
+        "minProperties",
+        "maxProperties",
+        "minContains",
+        "maxContains",
+    }
+)
+
+
+def error_message(error: ValidationError) -> str:
+    """The message of a validation error, with the limit where jsonschema's does not say it.
+
+    ``'abc…' is too long`` becomes ``'abc…' is too long (maxLength: 80)``, and a value no
+    option of an ``anyOf``/``oneOf`` admits says what each option refused: a model shown a
+    compact manual (or only a name) learns the constraint it broke, stated in full.
+    """
+    message: str = error.message
+    if error.validator in _UNSTATED and str(error.validator_value) not in message:
+        message = f"{message} ({error.validator}: {error.validator_value})"
+    elif error.validator in ("anyOf", "oneOf") and error.context:
+        # "is not valid under any of the given schemas" names no option: say what each
+        # refused (a model shown only a name learns that the value must be a date, or null)
+        said = list(dict.fromkeys(_cut(error_message(e)) for e in error.context))
+        more = f"; and {len(said) - _OPTIONS_SAID} more" if len(said) > _OPTIONS_SAID else ""
+        message = f"{message}: {'; '.join(said[:_OPTIONS_SAID])}{more}"
+    return message
+
+
+_OPTIONS_SAID = 4  # option messages an anyOf/oneOf failure lists
+
+
+def _cut(message: str, limit: int = 200) -> str:
+    return message if len(message) <= limit else message[: limit - 3] + "..."
 
 
 def _deepest(error: ValidationError) -> ValidationError:

@@ -11,14 +11,18 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 __all__ = [
+    "CodeModeStubs",
     "GenerationWarning",
     "RenderedPlugin",
+    "code_mode_stubs",
     "generate_plugin",
     "generate_stubs",
     "render_plugin",
 ]
 
 _EXPORTS = {
+    "CodeModeStubs": "sktypes_codegen._code_mode",
+    "code_mode_stubs": "sktypes_codegen._code_mode",
     "GenerationWarning": "sktypes_codegen._package",
     "RenderedPlugin": "sktypes_codegen._package",
     "generate_plugin": "sktypes_codegen._package",
@@ -27,6 +31,7 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:
+    from sktypes_codegen._code_mode import CodeModeStubs, code_mode_stubs
     from sktypes_codegen._package import (
         GenerationWarning,
         RenderedPlugin,

@@ -41,7 +41,9 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from sktypes._documents import read_document, read_file
 from sktypes.errors import GenerationError, SktypesError
+from sktypes.limits import DEFAULT_LIMITS
 
 if TYPE_CHECKING:
     from sktypes.openapi._verdicts import Verdict
@@ -88,7 +90,7 @@ class GenerationOptions:
 
     def ref_dirs(self, package: Path) -> list[Path]:
         """The recorded ``ref_roots``, resolved against the package directory."""
-        return [(package / r).resolve() for r in self.ref_roots]
+        return [resolved(package / r) for r in self.ref_roots]
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str) -> GenerationOptions:
@@ -148,16 +150,36 @@ class Link:
         for path, digest in self.inputs.items():
             try:
                 now = file_digest(path)
-            except OSError:
+            except GenerationError:
                 yield path, "missing"
                 continue
             if now != digest:
                 yield path, "changed"
 
 
+def resolved(path: Path) -> Path:
+    """``path`` with its symlinks resolved; a loop is left unresolved (made absolute).
+
+    What a link record names is resolved this way: a symlink loop there is a finding of
+    ``sktypes check`` (which ``lstat``-s each path before it reads it), not an exception.
+    """
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a symlink loop (RuntimeError before Python 3.13)
+        return Path(os.path.abspath(path))
+
+
 def file_digest(path: Path) -> str:
-    """The SHA-256 of a file's bytes."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """The SHA-256 of a file's bytes, read by the one loader's reader.
+
+    Only a regular file is read (a device or a FIFO is refused without being opened, so
+    nothing blocks or grows without end), within :attr:`DocumentLimits.max_bytes`.
+
+    Raises:
+        GenerationError: the file cannot be read, or is refused (the message says why).
+    """
+    raw = read_file(path, str(path), DEFAULT_LIMITS, GenerationError, regular_only=True)
+    return hashlib.sha256(raw).hexdigest()
 
 
 @functools.cache
@@ -270,28 +292,35 @@ def read_link(package_dir: Path) -> Link | None:
     """The package's link record, or ``None`` when it has none.
 
     Raises:
-        GenerationError: the record is not valid JSON or misses a field (names the file).
+        GenerationError: the record is not a regular file, not valid JSON (its line), or
+            misses a field (names the file).
     """
     file = package_dir / LINK_FILE
-    if not file.is_file():
+    if not os.path.lexists(file):
         return None
     where = str(file)
+    # the one loader: a regular file only (never a device or a FIFO), within the limits
     try:
-        data = orjson.loads(file.read_bytes())
+        _, data = read_document(file, where, GenerationError, regular_only=True, strict_json=True)
+    except GenerationError as exc:
+        if not exc.message.startswith("invalid JSON: "):
+            raise
+        place = f" ({exc.where})" if exc.where else ""
+        problem = f"not valid JSON: {exc.message.removeprefix('invalid JSON: ')}{place}"
+        raise GenerationError(problem, file=where) from None
+    try:
         base = package_dir.resolve()
-        inputs = {(base / str(k)).resolve(): str(v) for k, v in dict(data["inputs"]).items()}
+        inputs = {resolved(base / str(k)): str(v) for k, v in dict(data["inputs"]).items()}
         return Link(
             package=package_dir,
             name=str(data["name"]),
-            spec=(base / str(data["spec"])).resolve(),
+            spec=resolved(base / str(data["spec"])),
             inputs=inputs,
             options=GenerationOptions.from_dict(data.get("options", {}), where),
             generator=data.get("generator") if isinstance(data.get("generator"), str) else None,
             files=_digests(data.get("files")),
             validation_record=data.get("validation"),
         )
-    except orjson.JSONDecodeError as exc:
-        raise GenerationError(f"not valid JSON: {exc}", file=where) from None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise GenerationError(
             f"not a link record: missing or malformed {exc}", file=where

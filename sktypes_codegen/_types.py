@@ -286,10 +286,20 @@ class TypeBuilder:
         schemas: the parsed schemas of the module.
         style: ``"pydantic"`` (models with aliases) or ``"typeddict"`` (stubs).
         taken: names already used in the module (functions, other classes).
+        json_scalars: scalars are typed as their JSON values (a ``format: date`` string is
+            ``str``, not ``datetime.date``): for code that sends and receives raw JSON.
     """
 
-    def __init__(self, schemas: SchemaSet, style: Style, taken: set[str] | None = None):
+    def __init__(
+        self,
+        schemas: SchemaSet,
+        style: Style,
+        taken: set[str] | None = None,
+        *,
+        json_scalars: bool = False,
+    ):
         self.schemas = schemas
+        self._json_scalars = json_scalars
         self.style: Style = style
         self.classes: dict[str, ClassDef] = {}
         self.aliases: dict[str, AliasDef] = {}
@@ -489,7 +499,8 @@ class TypeBuilder:
 
     def _scalar_name(self, node: IntegerNode | NumberNode | StringNode) -> Name:
         row = scalar_type_for(node)
-        if row is None or (node.format in _LOSSY_FORMATS and self._pydantic):
+        lossy = node.format in _LOSSY_FORMATS and self._pydantic
+        if row is None or lossy or self._json_scalars:
             return STR if isinstance(node, StringNode) else _plain(node)
         if self._pydantic and isinstance(node, NumberNode) and row.module == "decimal":
             return FLOAT  # a Decimal is written back as a string: the number would change type

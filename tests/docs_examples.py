@@ -26,8 +26,10 @@ not run.
 
 The examples of one page run in a child process (``python -m tests.docs_examples``), so they
 cannot disturb the test session (``sys.modules``, ``sys.path``, the working directory). The
-scratch directory holds links to the repository's ``examples``, ``schemas``, ``docs`` and
-``tests``, so paths such as ``schemas/examples/...`` work as they do at the repository root.
+scratch directory holds copies of the repository's ``examples`` and ``schemas`` (what
+``sktypes check`` reads must lie in the repository: it follows no symlink out of it) and links
+to ``docs`` and ``tests``, so paths such as ``schemas/examples/...`` work as they do at the
+repository root.
 
 As a newcomer (``SKTYPES_DOCS_OUTSIDE=1``, :mod:`tests.test_newcomer`): the runner is started
 by its path with an installed sktypes' Python, in a folder that holds nothing of the
@@ -47,6 +49,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -59,6 +62,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 LINKED = ("examples", "schemas", "docs", "tests", "pyproject.toml")
+COPIED = ("examples", "schemas")  # small: copies, so generated packages' inputs lie inside
 RUN_LANGS = {"python", "py", "pycon", "console"}
 OUTPUT_LANGS = {"text", "output", ""}  # "": a block without a language
 COMMAND_TIMEOUT = 300
@@ -417,7 +421,11 @@ def _prepare_workdir(workdir: Path) -> None:
     workdir.mkdir(parents=True, exist_ok=True)
     for name in LINKED:
         link = workdir / name
-        if not link.exists():
+        if link.exists():
+            continue
+        if name in COPIED:  # sktypes check follows no symlink out of the repository
+            shutil.copytree(ROOT / name, link, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
             link.symlink_to(ROOT / name)
 
 

@@ -35,4 +35,13 @@ def test_the_runner_lists_every_input_the_issue_names() -> None:
         "chat_history",
         "plan",
         "client_args",
+        # issue 23: template budgets and the attribute policy, serve, check, the tool list
+        "template_sk",
+        "template_jinja2",
+        "template_handlebars",
+        "template_budget",
+        "template_attributes",
+        "serve_http",
+        "check_tree",
+        "tool_list",
     } <= set(TARGETS)

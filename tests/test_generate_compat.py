@@ -2,8 +2,9 @@
 
 Semantic Kernel pins ``pydantic<2.14``, where the sentinel lives in
 ``pydantic.experimental.missing_sentinel``. ``make test`` runs this module twice: in ``.venv``
-(pydantic 2.14+) and in ``.venv-pydantic213`` (pydantic 2.13), built by the Makefile. It needs
-only pytest and sktypes' own requirements.
+(pydantic 2.14+) and in ``.venv-lowest`` (pydantic 2.12.0, every runtime requirement at the
+lowest version pyproject.toml allows), built by the Makefile. It needs only pytest and
+sktypes' own requirements.
 """
 
 from __future__ import annotations

@@ -12,14 +12,14 @@ import json
 import textwrap
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import anyio
 import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 pytest.importorskip("mcp")
 
@@ -902,3 +902,45 @@ def test_two_packages_of_one_name_in_one_process_are_refused(tmp_path: Path) -> 
     mcp.server(str(tmp_path / "a" / "twin_pkg"), base_url="http://127.0.0.1:9")
     with pytest.raises(SktypesError, match="another module named 'twin_pkg' is already imported"):
         mcp.server(str(tmp_path / "b" / "twin_pkg"), base_url="http://127.0.0.1:9")
+
+
+class Library:
+    """A plugin whose tools say more than a compact listing needs."""
+
+    @kernel_function
+    def add(
+        self,
+        title: Annotated[str, Field(max_length=20, description="The title. As printed.")],
+    ) -> Item:
+        """Add a book. It is stored at once."""
+        return Item(sku=title, qty=1)
+
+
+@pytest.mark.parametrize("detail", ["full", "compact", "names"])
+def test_listing_at_each_detail_level_still_checks_calls_in_full(detail: str) -> None:
+    server = mcp.server(Library(), detail=detail)
+
+    async def body(client: Any) -> Any:
+        [tool] = (await client.list_tools()).tools
+        bad = await client.call_tool(tool.name, {"title": "x" * 21})
+        good = await client.call_tool(tool.name, {"title": "Dune"})
+        return tool, bad, good
+
+    tool, bad, good = _run(server, body)
+    title: Any = tool.input_schema.get("properties", {}).get("title", {})
+    if detail == "full":
+        assert tool.description == "Add a book. It is stored at once."
+        assert title["description"] == "The title. As printed."
+    elif detail == "compact":
+        assert tool.description == "Add a book."
+        assert (title["maxLength"], title["description"]) == (20, "The title.")
+    else:
+        assert tool.description == "Add a book."
+        assert tool.input_schema == {"type": "object"} and tool.output_schema is None
+    assert bad.is_error and "maxLength: 20" in text_of(bad)
+    assert not good.is_error
+
+
+def test_an_unknown_detail_level_is_refused() -> None:
+    with pytest.raises(SktypesError, match="unknown detail level"):
+        mcp.server(Library(), detail="tiny")

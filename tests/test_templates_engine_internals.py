@@ -27,7 +27,7 @@ from sktypes.errors import TemplateError
 from sktypes.kernel import Kernel
 from sktypes.templates import InputVariable, PromptTemplateConfig, create_prompt_template
 from sktypes.templates._calls import kernel_finder, resolve_helper
-from sktypes.templates._jinja import _finalize
+from sktypes.templates._jinja_env import finalize as _finalize
 
 JINJA_TEMPLATES = [
     "{{ v }}|{{ w }}",

@@ -14,15 +14,19 @@ spec of that name nearby.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sktypes._documents import read_file, same_bytes
 from sktypes._stages import stage
 from sktypes.check._findings import Finding, display
+from sktypes.check._tree import entry_problem, inside, repository_of, resolved
 from sktypes.errors import SktypesError
+from sktypes.limits import DEFAULT_LIMITS
 
 if TYPE_CHECKING:
     from sktypes_codegen._link import GenerationOptions, Link
@@ -48,10 +52,14 @@ def header(path: Path) -> re.Match[str] | None:
 
 
 def is_package_root(path: Path) -> bool:
-    """A generated package's root: a link record, or ``__init__.py`` with the header."""
+    """A generated package's root: a link record, or ``__init__.py`` with the header.
+
+    A link record (and ``__init__.py``) count whatever they are (a symlink, a FIFO): checking
+    the package reports them.
+    """
     from sktypes_codegen._link import LINK_FILE
 
-    if (path / LINK_FILE).is_file() and (path / "__init__.py").is_file():
+    if os.path.lexists(path / LINK_FILE) and os.path.lexists(path / "__init__.py"):
         return True
     return (path / "plugin.py").is_file() and header(path / "__init__.py") is not None
 
@@ -67,36 +75,67 @@ def package_of(path: Path) -> Path | None:
 
 
 def check_package(package: Path) -> list[Finding]:
-    """Check one generated package directory."""
-    from sktypes_codegen._link import read_link
+    """Check one generated package directory.
+
+    What its link record names is read only inside the repository (:mod:`._tree`): the
+    spec, every input and every ``ref_root``; anything else is a finding, not a read.
+    """
+    from sktypes_codegen._link import LINK_FILE, read_link
 
     stage(f"checking {display(package)}")
+
+    tree = repository_of(package, package.parent.parent)
+    record = package / LINK_FILE
+    problem = entry_problem(record, tree)
+    if problem is not None:
+        return [Finding(display(record), "", problem), *_bad_entries(package, tree, record)]
     try:
         link = read_link(package)
     except SktypesError as exc:
-        return [Finding.of(exc, str(package))]
+        failed = Finding.of(exc, str(package))
+        return [failed, *_bad_entries(package, tree, record)]
     if link is None:
-        return _check_legacy(package)
-    changed = list(link.changed_inputs())
-    if changed:
-        spec = display(link.spec)
-        return [
-            Finding(
-                display(path),
-                "",
-                f"{state} since package {display(package)} was generated from it: regenerate "
-                f"it (sktypes generate {spec} -o {display(package.parent)} --name {link.name})",
-            )
-            for path, state in changed
-        ]
+        return _check_legacy(package, tree)
+    refused = _outside(link, record, tree)
+    if refused:
+        return refused + _bad_entries(package, tree)
+    findings: list[Finding] = []
+    changed: list[tuple[Path, str]] = []
+    for path, digest in link.inputs.items():
+        problem = entry_problem(path, tree)
+        if problem is not None:
+            findings.append(Finding(display(path), "", problem))
+            continue
+        try:
+            now = _digest(path)
+        except FileNotFoundError:
+            changed.append((path, "missing"))
+            continue
+        except SktypesError as exc:
+            findings.append(Finding(display(path), exc.where or "", exc.message))
+            continue
+        if now != digest:
+            changed.append((path, "changed"))
+    spec = display(link.spec)
+    findings.extend(
+        Finding(
+            display(path),
+            "",
+            f"{state} since package {display(package)} was generated from it: regenerate "
+            f"it (sktypes generate {spec} -o {display(package.parent)} --name {link.name})",
+        )
+        for path, state in changed
+    )
+    if findings:
+        return findings + _bad_entries(package, tree)
     if link.recorded_output() and _validated(link):
-        found = _recorded_differences(link)
-        return [*_uncompilable(package), *found] if found else found
+        found = _recorded_differences(link, tree)
+        return [*_uncompilable(package, tree), *found] if found else found
     if link.validation is not None:
         from sktypes.openapi._verdicts import remember
 
         remember(link.validation)
-    return _compare(package, link.spec, link.name, link.options)
+    return _compare(package, link.spec, link.name, link.options, tree)
 
 
 def _validated(link: Link) -> bool:
@@ -116,34 +155,98 @@ def _validated(link: Link) -> bool:
     return verdict.validator == validator_identity().split(",", 1)[0]
 
 
-def _recorded_differences(link: Link) -> list[Finding]:
-    """What differs from the files the record lists (the same generator, same inputs)."""
-    from sktypes_codegen._link import LINK_FILE, file_digest
+def _recorded_differences(link: Link, tree: Path) -> list[Finding]:
+    """What differs from the files the record lists (the same generator, same inputs).
+
+    Each file is ``lstat``-ed first and read by the one loader's reader (regular files
+    inside the repository only), as :func:`_compare` does.
+    """
+    from sktypes_codegen._link import LINK_FILE
 
     out = []
     for file_name, digest in link.files.items():
         f = link.package / file_name
+        problem = entry_problem(f, tree)
+        if problem is not None:
+            out.append(Finding(display(f), "", problem))
+            continue
         try:
-            same = file_digest(f) == digest
-        except OSError:
+            same = _digest(f) == digest
+        except FileNotFoundError:
             out.append(Finding(display(f), "", "missing: regenerate the package"))
+            continue
+        except SktypesError as exc:
+            out.append(Finding(display(f), exc.where or "", exc.message))
             continue
         if not same:  # only digests are recorded: the line is not known without generating
             out.append(Finding(display(f), "", "differs from a fresh generation: regenerate"))
-    expected = {*link.files, LINK_FILE}
-    for extra in sorted(_files(link.package)):
-        if extra not in expected:
-            out.append(
-                Finding(display(link.package / extra), "", "not generated: remove it or regenerate")
-            )
+    out.extend(_extras(link.package, {*link.files, LINK_FILE}, tree))
     return out
 
 
-def _compare(package: Path, spec: Path, name: str, options: GenerationOptions) -> list[Finding]:
+def _extras(package: Path, expected: set[str], tree: Path) -> list[Finding]:
+    """The package's files a generation would not write (a symlink out: why it is refused)."""
+    out = []
+    for extra in sorted(_files(package)):
+        if extra not in expected:
+            problem = entry_problem(package / extra, tree)
+            if problem is None or (problem.startswith("a symlink to") and "outside" not in problem):
+                problem = "not generated: remove it or regenerate"
+            out.append(Finding(display(package / extra), "", problem))
+    return out
+
+
+def _bad_entries(package: Path, tree: Path, *reported: Path) -> list[Finding]:
+    """The package's files that are not regular files ``check`` may read (without reading)."""
+    out = []
+    for name in sorted(_files(package)):
+        if package / name in reported:
+            continue
+        problem = entry_problem(package / name, tree)
+        if problem is not None:
+            out.append(Finding(display(package / name), "", problem))
+    return out
+
+
+def _outside(link: Link, record: Path, tree: Path) -> list[Finding]:
+    """A finding for each path the record names outside the repository (nothing is read)."""
+    named = [
+        ("the spec", link.spec),
+        *(("a ref_root", root) for root in link.options.ref_dirs(link.package)),
+    ]
+    named += [("an input", path) for path in link.inputs]
+    return [
+        Finding(
+            display(path),
+            "",
+            f"{what} recorded in {display(record)} is outside the repository ({display(tree)}): "
+            "not read",
+        )
+        for what, path in named
+        if not inside(path, tree)
+    ]
+
+
+def _digest(path: Path) -> str:
+    """The SHA-256 of a regular file, read by the one loader's reader (within its limits).
+
+    Raises:
+        FileNotFoundError: there is no such file.
+        SktypesError: it is refused (not a regular file, too large) or cannot be read.
+    """
+    if not os.path.lexists(path):
+        raise FileNotFoundError(path)
+    raw = read_file(path, display(path), DEFAULT_LIMITS, SktypesError, regular_only=True)
+    return hashlib.sha256(raw).hexdigest()
+
+
+def _compare(
+    package: Path, spec: Path, name: str, options: GenerationOptions, tree: Path
+) -> list[Finding]:
     from sktypes_codegen import render_plugin
     from sktypes_codegen._link import LINK_FILE
 
-    broken = _uncompilable(package)
+    broken = _uncompilable(package, tree)
     try:
         _, files = render_plugin(
             spec,
@@ -157,26 +260,23 @@ def _compare(package: Path, spec: Path, name: str, options: GenerationOptions) -
             ref_roots=options.ref_dirs(package),
         )
     except SktypesError as exc:
-        return [*broken, Finding.of(exc, display(spec))]
+        failed = Finding.of(exc, display(spec))
+        return [*broken, failed, *_bad_entries(package, tree)]
     out = broken
     for file_name, content in files.items():
         f = package / file_name
-        try:
-            written = f.read_bytes()
-        except OSError:
-            out.append(Finding(display(f), "", "missing: regenerate the package"))
+        problem = entry_problem(f, tree)
+        if problem is not None:
+            out.append(Finding(display(f), "", problem))
             continue
-        fresh = content.encode("utf-8")
-        if written != fresh:
-            line = first_difference(written, fresh)
+        same = same_bytes(f, content.encode("utf-8"))
+        if same is None:
+            out.append(Finding(display(f), "", "missing: regenerate the package"))
+        elif not same:
+            line = _first_line(f, content.encode("utf-8"))
             reason = "differs from a fresh generation: regenerate"
             out.append(Finding(display(f), "", reason, line))
-    expected = {*files, LINK_FILE}
-    for extra in sorted(_files(package)):
-        if extra not in expected:
-            out.append(
-                Finding(display(package / extra), "", "not generated: remove it or regenerate")
-            )
+    out.extend(_extras(package, {*files, LINK_FILE}, tree))
     return out
 
 
@@ -189,17 +289,36 @@ def first_difference(written: bytes, fresh: bytes) -> int:
     return min(written.count(b"\n"), fresh.count(b"\n")) + 1
 
 
-def _uncompilable(package: Path) -> list[Finding]:
-    """The package's modules that do not compile (``file:line: ...``), whatever else holds."""
+def _first_line(path: Path, fresh: bytes) -> int | None:
+    """Where the file at ``path`` (a regular file ``check`` may read) first differs."""
+    try:
+        written = read_file(path, display(path), DEFAULT_LIMITS, SktypesError)
+    except SktypesError:
+        return None
+    return first_difference(written, fresh)
+
+
+def _uncompilable(package: Path, tree: Path) -> list[Finding]:
+    """The package's modules that do not compile (``file:line: ...``), whatever else holds.
+
+    Only regular files inside the repository are read (a symlink to a device or a FIFO is
+    reported by the comparison that follows), within the one loader's byte limit.
+    """
     from sktypes_codegen._compile import compile_errors
 
     modules, out = [], []
     for name in sorted(_files(package)):
-        if name.endswith((".py", ".pyi")):
+        path = package / name
+        if name.endswith((".py", ".pyi")) and entry_problem(path, tree) is None:
             try:
-                modules.append((display(package / name), (package / name).read_text("utf-8")))
-            except (OSError, UnicodeDecodeError) as exc:
-                out.append(Finding(display(package / name), "", f"cannot be read: {exc}"))
+                raw = read_file(
+                    path, display(path), DEFAULT_LIMITS, SktypesError, regular_only=True
+                )
+                modules.append((display(path), raw.decode("utf-8")))
+            except SktypesError as exc:
+                out.append(Finding(display(path), "", f"cannot be read: {exc.message}"))
+            except UnicodeDecodeError as exc:
+                out.append(Finding(display(path), "", f"cannot be read: {exc}"))
     out.extend(
         Finding(module, "", f"does not compile: {message}", line)
         for module, line, message in compile_errors(modules)
@@ -208,15 +327,19 @@ def _uncompilable(package: Path) -> list[Finding]:
 
 
 def _files(package: Path) -> Iterator[str]:
+    """The package's files, and its symlinks to folders (listed, never followed)."""
     for dirpath, dirnames, filenames in os.walk(package):
         dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")]
+        for d in dirnames:
+            if os.path.islink(Path(dirpath) / d):
+                yield (Path(dirpath) / d).relative_to(package).as_posix()
         for f in filenames:
             if f.endswith((".pyc", ".pyo")) or f.startswith("."):
                 continue
             yield (Path(dirpath) / f).relative_to(package).as_posix()
 
 
-def _check_legacy(package: Path) -> list[Finding]:
+def _check_legacy(package: Path, tree: Path) -> list[Finding]:
     """A package without a link record: find its spec by file name, compare the digest."""
     from sktypes_codegen._link import GenerationOptions, file_digest
     from sktypes_codegen._package import NOT_VALIDATED
@@ -228,15 +351,32 @@ def _check_legacy(package: Path) -> list[Finding]:
     spec = _find_spec(package, match["spec"])
     if spec is None:
         return [Finding(str(init), "", f"spec {match['spec']} not found near the package", 1)]
-    if file_digest(spec) != match["digest"]:
+    problem = entry_problem(spec, tree) or (
+        None if inside(resolved(spec), tree) else f"outside the repository ({tree}): not read"
+    )
+    if problem is not None:
+        return [Finding(display(spec), "", problem)]
+    try:
+        digest = file_digest(spec)
+    except SktypesError as exc:
+        return [Finding(display(spec), exc.where or "", exc.message)]
+    if digest != match["digest"]:
         reason = f"spec {display(spec)} changed since generation: regenerate"
         return [Finding(str(init), "", reason, 1)]
     split = (package / "operations").is_dir()
     modules = sorted((package / "operations").glob("*.py")) if split else [package / "plugin.py"]
-    sync = any(b"_sync(" in m.read_bytes() for m in modules if m.is_file())
+    sync = any(_holds(m, b"_sync(") for m in modules if entry_problem(m, tree) is None)
     options = GenerationOptions(sync=sync, validate=NOT_VALIDATED not in match.string, split=split)
-    found = _compare(package, spec, package.name, options)
+    found = _compare(package, spec, package.name, options, tree)
     return [f for f in found if "not generated" not in f.reason]  # no record of the layout
+
+
+def _holds(path: Path, needle: bytes) -> bool:
+    try:
+        raw = read_file(path, str(path), DEFAULT_LIMITS, SktypesError, regular_only=True)
+    except SktypesError:
+        return False
+    return needle in raw
 
 
 def _find_spec(package: Path, name: str) -> Path | None:

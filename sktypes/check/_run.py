@@ -22,9 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sktypes.check._budget import BudgetLike, check_budget
 from sktypes.check._checks import check_file
 from sktypes.check._findings import Finding, display
 from sktypes.check._packages import SKIP_DIRS, check_package, is_package_root, package_of
+from sktypes.check._tree import entry_problem, inside, repository_of, resolved
 from sktypes.errors import SktypesError
 
 if TYPE_CHECKING:
@@ -38,6 +40,7 @@ _KIND_NAMES = {
     "spec": ("spec", "specs"),
     "schema": ("schema", "schemas"),
     "manual": ("manual", "manuals"),
+    "budget": ("token budget", "token budgets"),
     "prompt": ("prompt config", "prompt configs"),
     "file": ("file", "files"),
 }
@@ -55,6 +58,13 @@ class CheckReport:
     checked: Counter[str] = field(default_factory=Counter)
     items: list[tuple[str, str]] = field(default_factory=list)
     """``(kind, path)`` of everything checked, in order."""
+
+    def add_budgets(self, budgets: Sequence[BudgetLike]) -> None:
+        """Hold each manual (or served source) to its token budget (``[tool.sktypes]``)."""
+        for budget in budgets:
+            self.findings.extend(check_budget(budget))
+            self.checked["budget"] += 1
+            self.items.append(("budget", display(budget.source)))
 
     def summary(self) -> str:
         """One line: what was checked and how many findings (``sktypes check: ...``)."""
@@ -107,8 +117,8 @@ class _Run:
         self._done: set[Path] = set()
         self._links: list[Link] | None = None
 
-    def _once(self, path: Path) -> bool:
-        key = path.resolve()
+    def _once(self, path: Path, *, resolve: bool = True) -> bool:
+        key = resolved(path) if resolve else path.absolute()
         if key in self._done:
             return False
         self._done.add(key)
@@ -123,14 +133,23 @@ class _Run:
         self.report.items.append((kind, display(path)))
         self.report.findings.extend(findings)
 
-    def file(self, path: Path) -> None:
+    def file(self, path: Path, tree: Path | None = None) -> None:
         package = package_of(path)
         if package is not None:
             self.package(package)
             return
+        if path.suffix not in _DATA_SUFFIXES:
+            for link in self._linked_to(path):
+                self.package(link.package)
+            return
+        problem = entry_problem(path, tree or repository_of(path))  # lstat first: never opened
+        if problem is not None:
+            if self._once(path, resolve=False):
+                self._record("file", path, [Finding(display(path), "", problem)])
+            return
         for link in self._linked_to(path):
             self.package(link.package)
-        if path.suffix in _DATA_SUFFIXES and self._once(path):
+        if self._once(path):
             kind, findings = check_file(path)
             if kind is not None:
                 self._record(kind, path, findings)
@@ -139,25 +158,38 @@ class _Run:
         if is_package_root(top):
             self.package(top)
             return
-        for dirpath, dirnames, filenames in os.walk(top):
+        tree = repository_of(top)
+        for dirpath, dirnames, filenames in os.walk(top):  # symlinked folders: not descended
             here = Path(dirpath)
             keep = []
             for d in sorted(dirnames):
                 if d in SKIP_DIRS or d.startswith("."):
                     continue
-                if is_package_root(here / d):
+                if os.path.islink(here / d):
+                    self._linked_folder(here / d, tree)
+                elif is_package_root(here / d):
                     self.package(here / d)
                 else:
                     keep.append(d)
             dirnames[:] = keep
             for name in sorted(filenames):
                 if name.endswith(_DATA_SUFFIXES):
-                    self.file(here / name)
+                    self.file(here / name, tree)
+
+    def _linked_folder(self, path: Path, tree: Path) -> None:
+        """A symlink to a folder: checked where it lies when that is in the tree, else a finding."""
+        try:
+            target = path.resolve(strict=True)
+        except (OSError, RuntimeError):
+            return  # dangling: nothing to check
+        if not inside(target, tree) and self._once(path, resolve=False):
+            problem = f"a symlink to {os.readlink(path)}, outside the repository ({tree}): not read"
+            self._record("file", path, [Finding(display(path), "", problem)])
 
     def _linked_to(self, path: Path) -> Iterator[Link]:
-        resolved = path.resolve()
+        target = resolved(path)
         for link in self._all_links():
-            if resolved in link.inputs or resolved == link.spec:
+            if target in link.inputs or target == link.spec:
                 yield link
 
     def _all_links(self) -> list[Link]:
@@ -170,6 +202,9 @@ class _Run:
                     d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")
                 )
                 if LINK_FILE in filenames:
+                    record = Path(dirpath) / LINK_FILE
+                    if entry_problem(record, repository_of(record)) is not None:
+                        continue  # reported when that package itself is checked
                     try:
                         link = read_link(Path(dirpath))
                     except SktypesError:

@@ -15,6 +15,12 @@
     include = ["tag:pets"]
     exclude = ["DELETE /pets/*"]
 
+    [[tool.sktypes.budget]]     # sktypes check holds a manual or a served spec to tokens
+    source = "api/v1/openapi.yaml"   # or a manual (tools.json, counted as written)
+    tokens = 20000
+    format = "mcp"              # optional: the manual's format (default mcp)
+    detail = "compact"          # optional: full (default), compact or names
+
 Paths are relative to the ``pyproject.toml`` that holds them. The file is the nearest one
 at or above the working directory.
 """
@@ -27,14 +33,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sktypes._documents import decode_utf8, read_file
 from sktypes.errors import SktypesError
+from sktypes.limits import DEFAULT_LIMITS
 
 __all__ = [
     "DEFAULT_LINE_LENGTH",
+    "Budget",
     "ConfigError",
     "Target",
     "find_pyproject",
     "formatter_line_length",
+    "read_budgets",
     "read_targets",
 ]
 
@@ -81,13 +91,12 @@ def find_pyproject(start: Path | None = None) -> Path | None:
 
 
 def _toml(path: Path) -> dict[str, Any]:
+    # the one loader's reader: a regular file only, never past the byte limit
+    raw = read_file(path, str(path), DEFAULT_LIMITS, ConfigError, regular_only=True)
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
+        return tomllib.loads(decode_utf8(raw, str(path), ConfigError))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"not valid TOML: {exc}", file=str(path)) from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
 
 
 def _table(data: Mapping[str, Any], *keys: str) -> Any:
@@ -196,3 +205,74 @@ def formatter_line_length(start: Path) -> int:
                 if isinstance(width, int):
                     return width
     return DEFAULT_LINE_LENGTH
+
+
+_BUDGET_KEYS = {"source", "tokens", "format", "detail", "include", "exclude"}
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """One ``[[tool.sktypes.budget]]`` entry: a manual, or what a source serves, held to tokens.
+
+    ``source`` is a functions manual (a JSON tool list, counted as written) or anything
+    ``sktypes manual`` reads (a spec, a plugin, a package: its manual in ``format`` at
+    ``detail`` is counted, as ``sktypes serve --detail`` would list it for ``mcp``).
+    """
+
+    source: Path
+    tokens: int
+    format: str = "mcp"
+    detail: str = "full"
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+
+
+def read_budgets(pyproject: Path) -> list[Budget]:
+    """The token budgets ``[tool.sktypes]`` lists (``[[tool.sktypes.budget]]``).
+
+    Raises:
+        ConfigError: an entry misses ``source``/``tokens`` or has an unknown or mistyped key
+            (named with its ``tool.sktypes.budget[i]`` place).
+    """
+    from sktypes.manual import DETAILS, FORMATS
+
+    entries = _table(_toml(pyproject), "tool", "sktypes", "budget")
+    if entries is None:
+        return []
+    if not isinstance(entries, list):
+        raise ConfigError("tool.sktypes.budget must be an array of tables", file=str(pyproject))
+    budgets = []
+    for i, entry in enumerate(entries):
+        where = f"tool.sktypes.budget[{i}]"
+        if not isinstance(entry, Mapping):
+            raise ConfigError("not a table", file=str(pyproject), where=where)
+        unknown = sorted(set(entry) - _BUDGET_KEYS)
+        if unknown:
+            raise ConfigError(
+                f"unknown key {unknown[0]!r} (known: {', '.join(sorted(_BUDGET_KEYS))})",
+                file=str(pyproject),
+                where=where,
+            )
+        try:
+            tokens = entry.get("tokens")
+            if not isinstance(tokens, int) or isinstance(tokens, bool) or tokens < 1:
+                raise TypeError("'tokens' must be a positive integer")
+            fmt = _str(entry, "format") or "mcp"
+            if fmt not in FORMATS:
+                raise TypeError(f"'format' must be one of {', '.join(FORMATS)}")
+            detail = _str(entry, "detail") or "full"
+            if detail not in DETAILS:
+                raise TypeError(f"'detail' must be one of {', '.join(DETAILS)}")
+            budgets.append(
+                Budget(
+                    source=pyproject.parent / _str(entry, "source", required=True),
+                    tokens=tokens,
+                    format=fmt,
+                    detail=detail,
+                    include=_patterns(entry, "include"),
+                    exclude=_patterns(entry, "exclude"),
+                )
+            )
+        except (TypeError, KeyError) as exc:
+            raise ConfigError(str(exc).strip("'\""), file=str(pyproject), where=where) from None
+    return budgets

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from sktypes._documents import read_file, same_bytes
 from sktypes.check._findings import display
 from sktypes.cli._common import (
     exclude_option,
@@ -27,6 +28,7 @@ from sktypes.cli._common import (
 from sktypes.cli._config import Target, find_pyproject, formatter_line_length, read_targets
 from sktypes.cli._progress import stages
 from sktypes.errors import SktypesError, format_error
+from sktypes.limits import DEFAULT_LIMITS
 
 __all__ = ["generate"]
 
@@ -169,11 +171,17 @@ def _stale(package: Path, files: dict[str, str]) -> int:
     stale = 0
     for f, content in files.items():
         path = package / f
-        written = path.read_bytes() if path.is_file() else None
-        if written is None:
+        fresh = content.encode()
+        same = same_bytes(path, fresh)
+        if same is None:
             click.echo(format_error("missing: regenerate the package", file=display(path)))
-        elif written != content.encode():
-            line = first_difference(written, content.encode())
+        elif not same:
+            try:
+                line: int | None = first_difference(
+                    read_file(path, display(path), DEFAULT_LIMITS, SktypesError), fresh
+                )
+            except SktypesError:
+                line = None
             reason = "differs from a fresh generation"
             click.echo(format_error(reason, file=display(path), line=line))
         else:

@@ -8,6 +8,7 @@ the model); exit 2 for a bad target or an unreadable file.
 from __future__ import annotations
 
 import inspect
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,23 +17,34 @@ import click
 import orjson
 from pydantic_core import to_jsonable_python
 
+from sktypes._documents import read_file
 from sktypes.cli._common import fail, fail_on
 from sktypes.cli._targets import load_object
 from sktypes.errors import HydrationError, SktypesError
+from sktypes.hydration import HydrationLimits
+from sktypes.limits import DocumentLimits
 
 __all__ = ["hydrate"]
 
 
 def _read(source: str) -> bytes:
+    """The model's output, never more than hydration reads (``HydrationLimits.max_size``).
+
+    A FILE may be a pipe (``<(command)``); it is read through the one loader's reader.
+    """
+    limit = HydrationLimits().max_size
     if source == "-":
-        return sys.stdin.buffer.read()
+        data = sys.stdin.buffer.read(limit + 1)
+        if len(data) > limit:
+            fail(f"-: the input is larger than {limit} bytes (HydrationLimits.max_size)")
+        return data
     path = Path(source)
-    if not path.is_file():
+    if not os.path.exists(path) or os.path.isdir(path):
         fail(f"{source}: no such file")
     try:
-        return path.read_bytes()
-    except OSError as exc:
-        fail(f"{source}: cannot read: {exc.strerror}")
+        return read_file(path, source, DocumentLimits(max_bytes=limit), SktypesError)
+    except SktypesError as exc:
+        fail(str(exc))
 
 
 def _target(obj: Any) -> Any:

@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
 from sktypes import _pointer
+from sktypes._documents import read_file
 from sktypes._positions import locate
 from sktypes.cli._common import fail, fail_on
 from sktypes.cli._targets import TargetError, load_module, load_object, load_views
@@ -28,6 +29,7 @@ from sktypes.errors import PlanError, SktypesError, format_error
 from sktypes.hydration import hydrate
 from sktypes.introspect import plugin_views
 from sktypes.kernel import Kernel
+from sktypes.limits import DEFAULT_LIMITS
 from sktypes.plan import Plan, PlanIssue, PlanRunError, check_plan, run_plan
 from sktypes.views import FunctionView
 
@@ -165,10 +167,10 @@ def read_plan(path: Path) -> Plan:
 
 def _read(path: Path) -> tuple[bytes, Plan]:
     """The plan file's bytes (for the places of issues) and the plan, or exit 2."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        fail(f"{path}: cannot read: {exc.strerror or exc}")
+    try:  # the one loader's reader: never past the byte limit
+        data = read_file(path, str(path), DEFAULT_LIMITS, SktypesError)
+    except SktypesError as exc:
+        fail_on(exc)
     try:
         return data, Plan.model_validate_json(data)
     except ValidationError as exc:

@@ -21,6 +21,7 @@ from sktypes.cli._common import (
 )
 from sktypes.cli._progress import stages
 from sktypes.errors import SktypesError
+from sktypes.manual._shown import DETAILS
 from sktypes.remote._secrets import register_secret
 
 __all__ = ["serve"]
@@ -38,6 +39,22 @@ __all__ = ["serve"]
 @click.option("--host", default="127.0.0.1", show_default=True, help="HTTP: interface to bind.")
 @click.option("--port", default=8000, show_default=True, type=int, help="HTTP: port (0: any).")
 @click.option("--path", default="/mcp", show_default=True, help="HTTP: the endpoint's path.")
+@click.option(
+    "--allow-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="HTTP: also accept requests whose Host is NAME (loopback names and addresses are "
+    "accepted on a loopback --host; * accepts any). Repeatable.",
+)
+@click.option(
+    "--allow-origin",
+    "allowed_origins",
+    multiple=True,
+    metavar="ORIGIN",
+    help="HTTP: also accept browser requests from ORIGIN (scheme://host[:port], port * for "
+    "any; loopback origins are accepted; * accepts any). Repeatable.",
+)
 @click.option("--base-url", default=None, help="The API's URL (replaces the spec's servers).")
 @include_option
 @exclude_option
@@ -70,6 +87,14 @@ __all__ = ["serve"]
     help="A result that breaks its output schema: returned with a warning, or an error.",
 )
 @click.option(
+    "--detail",
+    type=click.Choice(DETAILS),
+    default="full",
+    show_default=True,
+    help="How much tools/list says of each tool: full, compact (every enforced constraint, "
+    "first sentences), names (name and one line). Calls are checked in full at every level.",
+)
+@click.option(
     "--max-stream-items",
     default=1000,
     show_default=True,
@@ -93,6 +118,8 @@ def serve(
     host: str,
     port: int,
     path: str,
+    allowed_hosts: tuple[str, ...],
+    allowed_origins: tuple[str, ...],
     base_url: str | None,
     include: tuple[str, ...],
     exclude: tuple[str, ...],
@@ -100,6 +127,7 @@ def serve(
     name: str | None,
     headers: tuple[str, ...],
     drift: str,
+    detail: str,
     max_stream_items: int,
     max_stream_bytes: int,
     no_validate: bool,
@@ -110,7 +138,9 @@ def serve(
 
     Credentials for a spec's security schemes are read from SKTYPES_AUTH_* environment
     variables; --header adds headers for specs that declare none (see the MCP guide of the
-    documentation). Logs go to stderr; stdout is the protocol's in stdio mode.
+    documentation). Logs go to stderr; stdout is the protocol's in stdio mode. Over HTTP, every
+    request's Host and Origin are checked (DNS rebinding): a foreign Host is answered 421, a
+    foreign Origin 403, whatever --host is.
     """
     try:
         from sktypes.integrations import mcp
@@ -136,6 +166,7 @@ def serve(
                 stream_bytes=max_stream_bytes,
                 validate=not no_validate,
                 strict=strict,
+                detail=detail,
             )
     except SktypesError as exc:
         fail_on(exc)
@@ -149,9 +180,13 @@ def serve(
             port=port,
             path=path,
             ready=lambda url: click.echo(f"sktypes serve: listening on {url}", err=True),
+            allowed_hosts=allowed_hosts,
+            allowed_origins=allowed_origins,
         )
     except KeyboardInterrupt:
         pass
+    except ValueError as exc:  # an --allow-host or --allow-origin that cannot be read
+        fail(f"sktypes serve: {exc}")
     except OSError as exc:  # the port is taken, the host cannot be bound
         fail(f"cannot serve on {host}:{port}: {exc.strerror or exc}")
     sys.exit(0)

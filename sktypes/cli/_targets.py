@@ -174,10 +174,10 @@ def _module_views(module: types.ModuleType, target: str) -> list[FunctionView]:
     """Views of a module's marked functions and of the marked methods of its classes."""
     views: list[FunctionView] = []
     plugin = module.__name__.rsplit(".", 1)[-1].removeprefix("_sktypes_target_")
-    for value in vars(module).values():
+    for value in {id(v): v for v in vars(module).values()}.values():  # each object once
         if inspect.isfunction(value) and _info(value) is not None:
             views.append(function_view(value, plugin))
-        elif isinstance(value, type) and value.__module__ == module.__name__:
+        elif isinstance(value, type) and _defined_in(value, module):
             try:
                 views.extend(plugin_views(value))
             except SktypesError:
@@ -190,6 +190,17 @@ def _module_views(module: types.ModuleType, target: str) -> list[FunctionView]:
         )
         raise TargetError(f"no @kernel_function found{hint}", where=target)
     return views
+
+
+def _defined_in(cls: type, module: types.ModuleType) -> bool:
+    """``cls`` is the module's own, or, for a package, one of its modules' (re-exported).
+
+    A package written by ``sktypes generate`` exports its plugin class from ``plugin.py``.
+    """
+    own = cls.__module__
+    return own == module.__name__ or (
+        hasattr(module, "__path__") and own.startswith(module.__name__ + ".")
+    )
 
 
 def _document_views(

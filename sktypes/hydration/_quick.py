@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from sktypes.hydration._scan import fix_string
+from sktypes.hydration._scan import BadEscape, fix_string
 
 __all__ = ["quick_rewrite"]
 
@@ -43,5 +43,12 @@ def _sub(m: re.Match[str]) -> str:
 
 
 def quick_rewrite(body: str) -> str:
-    """Return ``body`` with quotes, Python literals, comments and trailing commas fixed."""
-    return _QUICK.sub(_sub, body)
+    """Return ``body`` with quotes, Python literals, comments and trailing commas fixed.
+
+    ``body`` itself when a string holds an escape Python refuses: the full scanner then
+    reports it with its place.
+    """
+    try:
+        return _QUICK.sub(_sub, body)
+    except BadEscape:
+        return body

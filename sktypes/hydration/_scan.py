@@ -21,9 +21,10 @@ a number or word that touches the end, a key without a value) and closes the con
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
-__all__ = ["ScanResult", "fix_string", "scan"]
+__all__ = ["BadEscape", "ScanResult", "fix_string", "scan"]
 
 _TOKEN = re.compile(
     r"""\s*+(?:
@@ -38,8 +39,27 @@ _TOKEN = re.compile(
     re.S | re.X,
 )
 _NEEDS_FIX = re.compile(r"[\x00-\x1f\\]")
-_DQ_FIX = re.compile(r'\\(u[0-9a-fA-F]{4}|["\\/bfnrt])|\\|[\x00-\x1f]')
-_SQ_FIX = re.compile(r'\\(u[0-9a-fA-F]{4}|["\\/bfnrt\'])|\\|"|[\x00-\x1f]')
+# One escape (or a character JSON must escape) inside a string, read as Python reads a
+# string literal: what JSON also reads is kept; \xHH \UHHHHHHHH \N{NAME} \a \v \' and a
+# backslash before a line end become what they stand for; an escape Python refuses (or an
+# octal one, see _escape) is an error; any other backslash is text, as in Python ("\d").
+_ESCAPE = re.compile(
+    r"""\\(?:
+     (?P<json>u[0-9a-fA-F]{4}|["\\/bfnrt])
+    |x(?P<x>[0-9a-fA-F]{2})
+    |U(?P<U>[0-9a-fA-F]{8})
+    |N\{(?P<N>[-A-Za-z0-9 ]{1,100})\}
+    |(?P<simple>[av'])
+    |(?P<octal>[0-7]{1,3})
+    |(?P<line>\r\n|\n|\r)
+    |(?P<bad>[xuUN])
+    )
+    |(?P<backslash>\\)
+    |(?P<quote>")
+    |(?P<control>[\x00-\x1f])""",
+    re.X,
+)
+_SIMPLE = {"a": "\\u0007", "v": "\\u000b", "'": "'"}
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?\Z")
 _LITERALS = {
     "true": "true",
@@ -102,36 +122,81 @@ def _escape_ctrl(ch: str) -> str:
     )
 
 
-def _dq_sub(m: re.Match[str]) -> str:
-    if m.group(1) is not None:
+class BadEscape(ValueError):
+    """An escape Python refuses in a string literal (or an octal one); ``at``: its offset."""
+
+    def __init__(self, message: str, at: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.at = at
+
+
+def _char(code: int) -> str:
+    """One character as JSON string content."""
+    if code < 0x20 or code in (0x22, 0x5C) or 0xD800 <= code <= 0xDFFF:
+        return f"\\u{code:04x}"
+    return chr(code)
+
+
+def _escape(m: re.Match[str]) -> str:
+    kind = m.lastgroup
+    if kind == "json":
         return m.group(0)
-    text = m.group(0)
-    return "\\\\" if text == "\\" else _escape_ctrl(text)
-
-
-def _sq_sub(m: re.Match[str]) -> str:
-    esc = m.group(1)
-    if esc is not None:
-        return "'" if esc == "'" else m.group(0)
-    text = m.group(0)
-    if text == "\\":
+    if kind == "x":
+        return _char(int(m.group("x"), 16))
+    if kind == "U":
+        code = int(m.group("U"), 16)
+        if code > 0x10FFFF:
+            raise BadEscape(f"invalid escape {m.group(0)!r}: past U+10FFFF", m.start())
+        return _char(code)
+    if kind == "N":
+        try:
+            return "".join(_char(ord(c)) for c in unicodedata.lookup(m.group("N")))
+        except KeyError:
+            raise BadEscape(f"invalid escape {m.group(0)!r}: no such name", m.start()) from None
+    if kind == "simple":
+        return _SIMPLE[m.group("simple")]
+    if kind == "octal":  # Python reads \1 as U+0001; in model output it is as often a regex
+        raise BadEscape(  # back-reference, and Python's repr never writes one: refused
+            f"ambiguous escape {m.group(0)!r} (an octal character in Python); write \\\\ for "
+            "a backslash or \\u00XX for a character",
+            m.start(),
+        )
+    if kind == "line":
+        return ""
+    if kind == "bad":
+        shown = m.string[m.start() : m.start() + 10]
+        raise BadEscape(
+            f"invalid escape {shown!r} (truncated \\{m.group('bad')} escape)", m.start()
+        )
+    if kind == "backslash":
         return "\\\\"
-    if text == '"':
+    if kind == "quote":
         return '\\"'
-    return _escape_ctrl(text)
+    text = m.group(0)
+    return {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}.get(
+        text, f"\\u{ord(text):04x}"
+    )
 
 
 def fix_string(tok: str, single: bool) -> str:
-    """A complete string token (quotes included) as a strict JSON string."""
+    """A complete string token (quotes included) as a strict JSON string.
+
+    Escapes are read as Python reads them in a string literal (see :data:`_ESCAPE`).
+
+    Raises:
+        BadEscape: an escape Python refuses, or an octal one (``at``: offset in ``tok``).
+    """
     return _string(tok, single, True)
 
 
 def _string(tok: str, single: bool, terminated: bool) -> str:
     inner = tok[1:-1] if terminated else tok[1:]
-    if single:
-        return '"' + _SQ_FIX.sub(_sq_sub, inner) + '"'
-    if _NEEDS_FIX.search(inner):
-        return '"' + _DQ_FIX.sub(_dq_sub, inner) + '"'
+    if single or _NEEDS_FIX.search(inner):
+        try:
+            return '"' + _ESCAPE.sub(_escape, inner) + '"'
+        except BadEscape as exc:
+            raise BadEscape(exc.message, exc.at + 1) from None  # the opening quote
     return tok if terminated else '"' + inner + '"'
 
 
@@ -262,7 +327,10 @@ def scan(text: str, start: int, *, partial: bool, max_depth: int) -> ScanResult:
                 closed = m.group("se" if kind == "s" else "qe") is not None
                 if not closed:
                     return _at_end(out, stack, text, value_start, partial)
-                key = _string(tok, kind == "q", True)
+                try:
+                    key = _string(tok, kind == "q", True)
+                except BadEscape as exc:
+                    return error(exc.message, tok_start + exc.at)
                 frame.key = key[1:-1]
             elif kind == "w" or kind == "n":
                 if at_end:
@@ -285,7 +353,10 @@ def scan(text: str, start: int, *, partial: bool, max_depth: int) -> ScanResult:
                 if frame is None and not partial:
                     return error("the text ends inside a string", n)
                 return _at_end(out, stack, text, value_start, partial)
-            value = _string(tok, kind == "q", True)
+            try:
+                value = _string(tok, kind == "q", True)
+            except BadEscape as exc:
+                return error(exc.message, tok_start + exc.at)
         elif kind == "n":
             if at_end and frame is not None:
                 return _at_end(out, stack, text, value_start, partial)

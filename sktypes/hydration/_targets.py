@@ -38,6 +38,7 @@ from sktypes.hydration._partial import partial_schema, partial_type
 from sktypes.jsondoc import JsonDocument, thaw
 from sktypes.schema import SchemaModel, compat_type, parse, type_adapter
 from sktypes.schema._merge import kinds_of
+from sktypes.validate import error_message
 from sktypes.views import FunctionView, ParameterView, ReturnParameterView
 
 __all__ = [
@@ -234,7 +235,9 @@ class SchemaTarget(Target):
                     break
                 err = best
             out.append(
-                ErrorDetail(path_of(err.absolute_path, base), err.message, snippet(err.instance))
+                ErrorDetail(
+                    path_of(err.absolute_path, base), error_message(err), snippet(err.instance)
+                )
             )
         return out
 

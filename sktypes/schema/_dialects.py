@@ -259,7 +259,10 @@ class _OpenAIStrict(Emitter):
         if out.get("type") != "object":
             raise SchemaError("openai-strict needs an object at the root", where="/")
         if self.model.definitions:
-            out["$defs"] = {n: self.emit(d) for n, d in self.model.definitions.items()}
+            defs = {n: self.emit(d) for n, d in self.model.definitions.items()}
+            used = _reachable(out, defs)  # a discriminator's mapping is not kept here
+            if used:
+                out["$defs"] = {n: d for n, d in defs.items() if n in used}
         return out
 
     def union(self, node: UnionNode) -> Json:
@@ -316,6 +319,9 @@ class _OpenAIStrict(Emitter):
             return {**out, "type": [t, "null"]}
         if isinstance(t, str) and isinstance(out.get("enum"), list):
             return {**out, "type": [t, "null"], "enum": [*out["enum"], None]}
+        if isinstance(t, str) and "const" in out and "enum" not in out:  # one listed value
+            rest = {k: v for k, v in out.items() if k != "const"}
+            return {**rest, "type": [t, "null"], "enum": [out["const"], None]}
         if isinstance(t, list):
             return {**out, "type": [*t, "null"]}
         if "anyOf" in out and set(out) <= {"anyOf", "description"}:
@@ -336,6 +342,25 @@ class _OpenAIStrict(Emitter):
             ref = {"$ref": out.pop("$ref")}
             out = {"anyOf": [ref], **out}
         return out
+
+
+def _reachable(root: Json, defs: dict[str, Json]) -> set[str]:
+    """Names of the definitions ``root`` reaches through ``#/$defs/...`` references."""
+    found: set[str] = set()
+    todo: list[Any] = [root]
+    while todo:
+        current = todo.pop()
+        if isinstance(current, dict):
+            ref = current.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                name = ref[len("#/$defs/") :]
+                if name in defs and name not in found:
+                    found.add(name)
+                    todo.append(defs[name])
+            todo.extend(current.values())
+        elif isinstance(current, list):
+            todo.extend(current)
+    return found
 
 
 def _put_counts(out: Json, node: ObjectNode) -> None:
@@ -359,6 +384,8 @@ class _OpenAPI30(Emitter):
     ``#/components/schemas``; definitions that do not recur are inlined, recursive ones
     are kept under ``x-components``.
     """
+
+    type_lists = False
 
     def __init__(self, model: SchemaModel) -> None:
         super().__init__(model)

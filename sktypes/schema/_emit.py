@@ -53,6 +53,9 @@ class Emitter:
         model: the model the nodes belong to (references resolve through it).
     """
 
+    type_lists = True
+    """Whether ``type`` may list several types (OpenAPI 3.0 and Gemini take one)."""
+
     def __init__(self, model: SchemaModel) -> None:
         self.model = model
         self._kinds: dict[type[Node], Callable[[Any], Json]] = {
@@ -193,6 +196,15 @@ class Emitter:
                 t = inner.get("type")
                 if isinstance(t, str) and not _COMPOSED & inner.keys():
                     return {**inner, "type": [t, "null"]}  # "X or null" in its short form
+                listed = _listed(inner)
+                if listed is not None:  # listed values or null: null is one more value
+                    kept = {k: v for k, v in inner.items() if k not in ("type", "enum", "const")}
+                    return {"enum": [*listed, None], **kept}
+            options = [self.emit(o) for o in node.options]
+            kinds = [o["type"] for o in options if len(o) == 1 and isinstance(o.get("type"), str)]
+            if self.type_lists and len(kinds) == len(options) and len(set(kinds)) == len(kinds):
+                return {"type": kinds}  # bare types: one type list
+            return {"anyOf": options}
         out: Json = {"oneOf" if node.one_of else "anyOf": [self.emit(o) for o in node.options]}
         if node.discriminator is not None:
             out["discriminator"] = self.discriminator(node.discriminator)
@@ -268,6 +280,18 @@ def _values_type(values: tuple[Any, ...]) -> Json:
 
 
 _COMPOSED = frozenset({"enum", "const", "anyOf", "oneOf", "allOf", "$ref", "not"})
+
+
+def _listed(out: Json) -> list[Any] | None:
+    """The values of a schema that only lists values (``enum`` or ``const``), else ``None``."""
+    if _COMPOSED & out.keys() - {"enum", "const"}:
+        return None
+    if isinstance(out.get("enum"), list) and "const" not in out:
+        return list(out["enum"])
+    if "const" in out and "enum" not in out:
+        return [out["const"]]
+    return None
+
 
 _ANNOTATION_DEFAULTS: dict[str, Any] = {
     "title": None,

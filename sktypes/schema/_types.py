@@ -53,14 +53,18 @@ class ModelSchemaGenerator(GenerateJsonSchema):
         return False
 
     def decimal_schema(self, schema: core_schema.DecimalSchema) -> JsonSchemaValue:
-        """Accept numbers, and strings only when they spell a decimal number."""
+        """Accept numbers, and strings only when they spell a decimal number.
+
+        The pattern is sktypes' own whatever pydantic writes: pydantic 2.12-2.13 write one
+        that refuses exponents (``"1e3"``, which their validator accepts), 2.14 none.
+        """
         out = super().decimal_schema(schema)
         if self.mode == "validation":
             for option in out.get("anyOf", ()):
                 if option.get("type") == "string":
-                    option.setdefault("pattern", DECIMAL_PATTERN)
+                    option["pattern"] = DECIMAL_PATTERN
         elif out.get("type") == "string":
-            out.setdefault("pattern", DECIMAL_PATTERN)
+            out["pattern"] = DECIMAL_PATTERN
         return out
 
     def generate(self, schema: CoreSchema, mode: JsonSchemaMode = "validation") -> JsonSchemaValue:

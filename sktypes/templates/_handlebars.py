@@ -47,7 +47,7 @@ from sktypes.templates._hbs_syntax import (
     Value,
     parse,
 )
-from sktypes.templates._limits import DEFAULT_TEMPLATE_LIMITS, OutputBudget, TemplateLimits
+from sktypes.templates._limits import DEFAULT_TEMPLATE_LIMITS, RenderBudget, TemplateLimits
 from sktypes.templates._protocols import TemplateKernel
 from sktypes.templates._safety import trusted_context
 from sktypes.views import ParameterView
@@ -128,7 +128,7 @@ class HandlebarsPromptTemplate:
                     if function is not None:
                         functions[name] = function
         file = self._file
-        budget = OutputBudget(self._limits.max_output, file, self._name)
+        budget = RenderBudget(self._limits, file, self._name)
         state = Render(kernel, functions, raw_args, root, budget, self._trust_output)
         scope = Scope(root, root, root)
         body = self._body

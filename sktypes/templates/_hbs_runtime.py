@@ -14,9 +14,11 @@ each render then walks them with a :class:`Render` state. The semantics are pyba
 
 Where pybars3 runs code a template or its data did not ask for, this does not: a value
 reached by a path is never called (pybars3 calls any callable it finds, including methods
-such as ``{{items.append}}``), attributes starting with ``_`` are not read, and mappings
-are read by key only. ``{{#each ..}}``, which loops forever in pybars3, iterates the
-parent's value.
+such as ``{{items.append}}``), mappings are read by key only, and an attribute is read only
+where it is data — a declared field of a pydantic model, a dataclass or a named tuple
+(:mod:`._attributes`; pybars3 reads any attribute, so a generator's ``gi_frame`` led to
+``os.environ``). ``{{#each ..}}``, which loops forever in pybars3, iterates the parent's
+value.
 
 Kernel functions are helpers named ``plugin-function`` or ``plugin_function``; a call is
 ``await``-ed through the kernel's one call path (``Kernel.invoke``), so a function's value
@@ -26,10 +28,28 @@ can feed another call, a ``concat``, or steer ``{{#if}}``.
 from __future__ import annotations
 
 import html
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from sktypes.templates._calls import bind_arguments, invoke
+from sktypes.templates._hbs_helpers import (
+    BLOCK_HELPERS,
+    BUILTIN_HELPERS,
+    PLAIN_HELPERS,
+    Options,
+    called,
+    is_function_name,
+    missing_block,
+)
+from sktypes.templates._hbs_scope import (
+    Body,
+    Render,
+    RenderProblem,
+    Scope,
+    pick,
+    plain,
+    printed,
+    resolve,
+)
 from sktypes.templates._hbs_syntax import (
     Block,
     Expand,
@@ -42,342 +62,14 @@ from sktypes.templates._hbs_syntax import (
     Text,
     Value,
 )
-from sktypes.templates._limits import OutputBudget
-from sktypes.templates._protocols import TemplateKernel
-from sktypes.templates._safety import SPECIAL, Raw, encode, to_text
+from sktypes.templates._limits import STEP_SIZE, weight
+from sktypes.templates._safety import SPECIAL
 
-__all__ = ["BUILTIN_HELPERS", "RenderProblem", "Render", "Scope", "compile_template"]
+__all__ = ["Render", "RenderProblem", "Scope", "compile_template", "is_function_name"]
 
-
-class RenderProblem(Exception):
-    """Rendering failed at ``position`` (of the template text) for ``message``."""
-
-    def __init__(self, message: str, position: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.position = position
-
-
-class Scope:
-    """A value being rendered, with its parent scope, the root and the loop's data."""
-
-    __slots__ = ("context", "first", "index", "key", "last", "parent", "root")
-
-    def __init__(
-        self,
-        context: Any,
-        parent: Any,
-        root: Any,
-        index: int | None = None,
-        key: Any = None,
-        first: bool | None = None,
-        last: bool | None = None,
-    ) -> None:
-        self.context = context
-        self.parent = parent
-        self.root = root
-        self.index = index
-        self.key = key
-        self.first = first
-        self.last = last
-
-    def get(self, name: str) -> Any:
-        """The value of ``name`` here: a data variable (``@index``...), ``this``, or a field."""
-        if name[:1] == "@":
-            data = _DATA.get(name)
-            if data is not None:
-                value = getattr(self, data)
-                if value is not None or data in ("root", "parent"):
-                    return value
-        elif name == "this":
-            return self.context
-        return pick(self.context, name)
-
-    def __str__(self) -> str:
-        return str(self.context)
-
-
-_DATA = {
-    "@root": "root",
-    "@_parent": "parent",
-    "@index": "index",
-    "@key": "key",
-    "@first": "first",
-    "@last": "last",
-}
-
-
-def pick(context: Any, name: str) -> Any:
-    """``context``'s entry ``name``: a mapping's key, else a public attribute, else ``None``."""
-    if type(context) is dict or isinstance(context, Mapping):
-        try:
-            return context[name]
-        except (KeyError, TypeError):
-            return None
-    if context is None or name[:1] == "_":
-        return None
-    return getattr(context, name, None)
-
-
-def resolve(context: Any, segments: tuple[str, ...]) -> Any:
-    """The value at a path, segment by segment (``""`` segments are skipped)."""
-    if segments == ("",) and type(context) is Scope:
-        return context.context
-    carry = False
-    for segment in segments:
-        if carry:  # ``@../index``: the segment after ``@@_parent`` is a data variable
-            carry = False
-            segment = "@" + segment
-        if segment[:2] == "@@" and len(segment) > 1:
-            segment = segment[1:]
-            carry = True
-        if context is None:
-            return None
-        if not segment:
-            continue
-        kind = type(context)
-        if kind is list or kind is tuple:
-            if segment == "length":
-                return len(context)
-            try:
-                context = context[int(segment)]
-            except (ValueError, IndexError):
-                raise RenderProblem(f"no item {segment!r} in a list of {len(context)}") from None
-        elif kind is Scope:
-            context = context.get(segment)
-        else:
-            context = pick(context, segment)
-    return context
-
-
-def _plain(value: Any) -> Any:
-    """A scope as the value it holds (what helpers and functions are given)."""
-    return value.context if type(value) is Scope else value
-
-
-def printed(value: Any) -> str:
-    """What ``{{…}}`` writes for a value: text, encoded unless trusted (:class:`Raw`)."""
-    kind = type(value)
-    if kind is str:
-        return html.escape(value) if SPECIAL.search(value) else value
-    if kind is Raw:
-        return str.__str__(value)
-    if value is None:
-        return ""
-    if kind is bool:
-        return "true" if value else "false"
-    if kind is Scope:
-        return printed(value.context)
-    return encode(value)
-
-
-class Render:
-    """One render's state: the kernel, its functions found by helper name, the budget."""
-
-    __slots__ = ("arguments", "budget", "functions", "kernel", "root", "trust_output")
-
-    def __init__(
-        self,
-        kernel: TemplateKernel | None,
-        functions: dict[str, Any],
-        arguments: Mapping[str, Any],
-        root: Any,
-        budget: OutputBudget,
-        trust_output: bool,
-    ) -> None:
-        self.kernel = kernel
-        self.functions = functions
-        self.arguments = arguments
-        self.root = root
-        self.budget = budget
-        self.trust_output = trust_output
-
-    async def call(self, name: str, function: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
-        """Call a kernel function through the kernel with the helper's arguments."""
-        positional = tuple(map(_plain, args))
-        named = {k: _plain(v) for k, v in kwargs.items()}
-        bound = bind_arguments(function.view, self.arguments, positional, named, where=name)
-        return await invoke(self.kernel, function, bound, where=name)
-
-    def output(self, value: Any) -> str:
-        """A kernel function's value as printed text (encoded unless outputs are trusted)."""
-        return to_text(value) if self.trust_output else encode(value)
-
-
-# --- built-in helpers ----------------------------------------------------------------------
-
-_ABSENT: Any = object()
-
-
-class Options:
-    """What a block helper gets: the body, the ``{{else}}`` part, the render."""
-
-    __slots__ = ("inverse_body", "main_body", "render")
-
-    def __init__(self, main: Body | None, inverse: Body | None, render: Render) -> None:
-        self.main_body = main
-        self.inverse_body = inverse
-        self.render = render
-
-    async def fn(self, this: Any) -> Raw | None:
-        """Render the block's body with ``this`` as its value."""
-        return await _run_body(self.main_body, this, self.render)
-
-    async def inverse(self, this: Any) -> Raw | None:
-        """Render the ``{{else}}`` part (nothing when there is none)."""
-        return await _run_body(self.inverse_body, this, self.render)
-
-
-async def _run_body(body: Body | None, this: Any, render: Render) -> Raw | None:
-    if body is None:
-        return None
-    scope = this if type(this) is Scope else Scope(this, this, render.root)
-    if body.sync is not None:
-        return Raw(body.sync(scope, render))
-    assert body.run is not None
-    return Raw(await body.run(scope, render))
-
-
-def _needs(name: str, value: Any) -> Any:
-    if value is _ABSENT:
-        raise RenderProblem(f"the helper {name!r} needs an argument")
-    return value
-
-
-def _called(name: str, value: Any) -> RenderProblem:
-    return RenderProblem(
-        f"{name!r} is a callable value ({type(value).__name__}); a template calls helpers "
-        "and kernel functions only, never values from its arguments"
-    )
-
-
-async def _each(this: Any, options: Options, context: Any = _ABSENT) -> Raw | None:
-    context = _needs("each", context)
-    if type(context) is Scope:
-        context = context.context
-    try:
-        count = len(context)
-    except TypeError:
-        return await options.inverse(this)
-    if count == 0:
-        return await options.inverse(this)
-    keyed = isinstance(context, Mapping)
-    root = options.render.root
-    parts: list[str] = []
-    for index, item in enumerate(context):
-        if keyed:
-            scope = Scope(context[item], this, root, index, item, index == 0, index == count - 1)
-        else:
-            scope = Scope(item, this, root, index, None, index == 0, index == count - 1)
-        text = await options.fn(scope)
-        if text:
-            parts.append(text)
-    return Raw("".join(parts))
-
-
-async def _if(this: Any, options: Options, context: Any = _ABSENT) -> Raw | None:
-    context = _needs("if", context)
-    if callable(context) and type(context) is not Scope:
-        raise _called("if", context)
-    if _plain(context):
-        return await options.fn(this)
-    return await options.inverse(this)
-
-
-async def _unless(this: Any, options: Options, context: Any = _ABSENT) -> Raw | None:
-    if not _plain(_needs("unless", context)):
-        return await options.fn(this)
-    return None
-
-
-async def _with(this: Any, options: Options, context: Any = _ABSENT) -> Raw | None:
-    return await options.fn(_needs("with", context))
-
-
-async def _message(this: Any, options: Options, **attributes: Any) -> Raw:
-    """``{{#message role="user"}}…{{/message}}`` → ``<message role="user">…</message>``."""
-    attrs = "".join(f' {k}="{html.escape(to_text(_plain(v)))}"' for k, v in attributes.items())
-    body = await options.fn(this)
-    return Raw(f"<message{attrs}>{body or ''}</message>")
-
-
-async def _missing_block(this: Any, options: Options, context: Any) -> Raw | None:
-    """A block named after a value: iterate a list, enter a value, skip a false one."""
-    if callable(context) and type(context) is not Scope:
-        raise _called("block", context)
-    value = _plain(context)
-    if value != "" and not value:
-        return await options.inverse(this)
-    if type(value) is list or type(value) is tuple:
-        return await _each(this, options, value)
-    return await options.fn(this if value is True else context)
-
-
-def _equals(this: Any, left: Any = _ABSENT, right: Any = _ABSENT) -> bool:
-    return bool(_needs("equals", left) == _needs("equals", right))
-
-
-def _json(this: Any, value: Any = _ABSENT) -> str:
-    value = _plain(_needs("json", value))
-    return value if isinstance(value, str) else to_text(value)
-
-
-def _concat(this: Any, *values: Any) -> str:
-    return "".join(to_text(_plain(v)) for v in values)
-
-
-def _lookup(this: Any, context: Any = _ABSENT, key: Any = _ABSENT) -> Any:
-    context, key = _plain(_needs("lookup", context)), _plain(_needs("lookup", key))
-    if isinstance(context, (Mapping, list, tuple, str)):
-        try:
-            return context[key]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return None
-
-
-def _log(this: Any, *values: Any, **named: Any) -> None:
-    return None
-
-
-BlockHelper = Callable[..., Awaitable[Raw | None]]
-BLOCK_HELPERS: dict[str, BlockHelper] = {
-    "each": _each,
-    "if": _if,
-    "unless": _unless,
-    "with": _with,
-    "message": _message,
-}
-PLAIN_HELPERS: dict[str, Callable[..., Any]] = {
-    "equals": _equals,
-    "json": _json,
-    "concat": _concat,
-    "lookup": _lookup,
-    "log": _log,
-}
-BUILTIN_HELPERS = frozenset(BLOCK_HELPERS) | frozenset(PLAIN_HELPERS)
-"""Helpers every template has; they take precedence over variables and kernel functions."""
-
-
-def is_function_name(name: str) -> bool:
-    """Whether a helper name may stand for a kernel function (``plugin-f``, ``plugin_f``)."""
-    return ("-" in name or "_" in name) and name not in BUILTIN_HELPERS
-
-
-# --- compiling the tree into closures ------------------------------------------------------
 
 SyncOp = Callable[[Scope, Render], Any]
 AsyncOp = Callable[[Scope, Render], Awaitable[Any]]
-
-
-class Body:
-    """A compiled sequence of nodes: ``sync`` when nothing in it awaits, else ``run``."""
-
-    __slots__ = ("run", "sync")
-
-    def __init__(self, sync: Callable[[Scope, Render], str] | None, run: AsyncOp | None) -> None:
-        self.sync = sync
-        self.run = run
 
 
 class _Op:
@@ -541,19 +233,19 @@ def _value(value: Value) -> _Op:
 def _subexpression(sub: SubExpr) -> _Op:
     name = sub.name
     args = _arguments(sub.args, sub.kwargs)
-    plain = PLAIN_HELPERS.get(name)
-    if plain is not None:
+    helper = PLAIN_HELPERS.get(name)
+    if helper is not None:
         if not args[2]:
 
             def run(scope: Scope, render: Render) -> Any:
                 positional, named = _evaluate(args, scope, render)
-                return _apply(name, plain, scope, positional, named)
+                return _apply(name, helper, scope, positional, named, render)
 
             return _Op(run, False)
 
         async def run_async(scope: Scope, render: Render) -> Any:
             positional, named = await _evaluate_async(args, scope, render)
-            return _apply(name, plain, scope, positional, named)
+            return _apply(name, helper, scope, positional, named, render)
 
         return _Op(run_async, True)
     if not is_function_name(name):
@@ -579,12 +271,31 @@ def _subexpression(sub: SubExpr) -> _Op:
 
 
 def _apply(
-    name: str, helper: Callable[..., Any], scope: Scope, args: list[Any], kwargs: dict[str, Any]
+    name: str,
+    helper: Callable[..., Any],
+    scope: Scope,
+    args: list[Any],
+    kwargs: dict[str, Any],
+    render: Render,
 ) -> Any:
+    """Call a plain helper: one step, and one per STEP_SIZE of what it reads and builds.
+
+    Its arguments' text is counted first (``concat`` joins them): a value past
+    :attr:`TemplateLimits.max_output` is refused before it is built, printed or not.
+    """
+    budget = render.budget
+    reads = sum(weight(plain(v)) for v in args) + sum(weight(plain(v)) for v in kwargs.values())
+    if helper is PLAIN_HELPERS["concat"]:
+        budget.built(reads, "a concatenation (concat)")
+    else:
+        budget.step(1 + reads // STEP_SIZE)
     try:
-        return helper(scope, *args, **kwargs)
+        value = helper(scope, *args, **kwargs)
     except TypeError as exc:  # the wrong arguments for a built-in helper
         raise RenderProblem(f"helper {name!r}: {exc}") from None
+    if type(value) is str:
+        budget.built(len(value), f"the value of {name!r}")
+    return value
 
 
 def _no_function(name: str, render: Render) -> str:
@@ -660,7 +371,7 @@ def _field(name: str, where: int) -> SyncOp:
         elif value is None:
             return ""
         elif callable(value) and kind is not Scope:
-            raise RenderProblem(_called(name, value).message, where)
+            raise RenderProblem(called(name, value).message, where)
         else:
             text = printed(value)
         budget = render.budget
@@ -689,7 +400,7 @@ def _variable(path: Path, name: str | None, has_args: bool) -> SyncOp:
                 raise _Missing(f"could not find the helper {name!r}")
             return None
         if callable(found) and type(found) is not Scope:
-            raise _called(label, found)
+            raise called(label, found)
         return found
 
     return value
@@ -715,6 +426,10 @@ def _block(node: Block) -> _Op:
         return _Op(misuse, False)
 
     async def run(scope: Scope, render: Render) -> str:
+        budget = render.budget
+        budget.steps -= 1  # one step per block (TemplateLimits.max_steps)
+        if budget.steps < 0:
+            raise budget.work_error()
         options = Options(main, other, render)
         if builtin is not None:
             positional, named = await _evaluate_async(args, scope, render)
@@ -729,7 +444,7 @@ def _block(node: Block) -> _Op:
             value = await render.call(name, function, positional, named)
         else:
             value = resolve(scope, (name,))
-        return await _missing_block(scope, options, value) or ""
+        return await missing_block(scope, options, value) or ""
 
     return _Op(run, True)
 
@@ -750,7 +465,7 @@ def _raw_block(node: RawBlock) -> _Op:
             return _emit(render, raw)
         positional, named = await _evaluate_async(args, scope, render)
         value = await render.call(name, function, positional, named)
-        return await _missing_block(scope, Options(body, None, render), value) or ""
+        return await missing_block(scope, Options(body, None, render), value) or ""
 
     return _Op(run, True)
 

@@ -10,29 +10,18 @@ open or close a ``<message>``; trusted values are passed as ``Markup``, macros' 
 not encoded twice, and ``|safe`` is the template author's explicit opt-out. Containers,
 models and dataclasses print as JSON (the ``finalize`` hook), then are encoded.
 
-Only Jinja2's documented API is used (the sandbox's operator interception, ``filters``,
-``is_safe_attribute``, ``generate``/``generate_async``), so a Jinja2 release cannot change
-rendering behind sktypes' back. The rendered size is bounded
-(:attr:`TemplateLimits.max_output`): the output is counted as Jinja2 streams it, and the
-operators and filters that can build a huge string in one step (``*``, ``**``, ``%``,
-``+``, ``center``, ``indent``, ``format``, ``replace``) check their result's size first;
-``str`` methods that pad to a width (``ljust``, ``format``…) are not callable.
+The environment (:mod:`._jinja_env`) reads attributes by the one policy of every engine
+and bounds the render: its output (counted here as Jinja2 streams it), every value it
+builds (:attr:`TemplateLimits.max_output`) and its work (:attr:`TemplateLimits.max_steps`).
 """
 
 from __future__ import annotations
 
-import contextvars
-import functools
-import inspect
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import jinja2
 from jinja2 import meta, nodes
-from jinja2.exceptions import SecurityError
-from jinja2.runtime import Context
-from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
 from sktypes.errors import Location, TemplateError, UnknownTemplateFormatError
@@ -50,7 +39,9 @@ from sktypes.templates._config import (
     merged_arguments,
     template_parameters,
 )
-from sktypes.templates._limits import DEFAULT_TEMPLATE_LIMITS, OutputBudget, TemplateLimits
+from sktypes.templates._jinja_env import environment, prepare
+from sktypes.templates._jinja_guards import BUDGET
+from sktypes.templates._limits import DEFAULT_TEMPLATE_LIMITS, RenderBudget, TemplateLimits
 from sktypes.templates._protocols import TemplateKernel
 from sktypes.templates._safety import to_text, trusted_context
 from sktypes.views import ParameterView
@@ -58,161 +49,9 @@ from sktypes.views import ParameterView
 __all__ = ["Jinja2PromptTemplate", "Jinja2PromptTemplateFactory"]
 
 
-def _finalize(value: Any) -> Any:
-    """Text for what an expression prints; Jinja2's autoescaping then encodes it."""
-    if isinstance(value, str):  # str and Markup (trusted): autoescape decides
-        return value
-    if isinstance(value, jinja2.Undefined):
-        return ""
-    return to_text(value)
-
-
-_LIMIT: contextvars.ContextVar[int] = contextvars.ContextVar(
-    "sktypes_template_limit", default=DEFAULT_TEMPLATE_LIMITS.max_output
-)
-"""The output limit of the render in progress (what the size guards compare with)."""
-
-
-class _TooBig(SecurityError):
-    """A guarded operation would build a string past the output limit."""
-
-
-def _too_big(what: str) -> _TooBig:
-    return _TooBig(
-        f"{what} would be longer than the output limit of {_LIMIT.get():,} "
-        "characters (TemplateLimits.max_output)"
-    )
-
-
-def _size(value: Any) -> int:
-    """The length of a sized value (``0`` for numbers and the like)."""
-    try:
-        return len(value) if isinstance(value, (str, bytes, list, tuple)) else 0
-    except TypeError:  # pragma: no cover - every type above has a length
-        return 0
-
-
-_WIDTHS = re.compile(r"%(?:\([^)]*\))?[#0 +\-]*(\*|\d+)?(?:\.(\*|\d+))?")
-
-
-def _check_percent(template: Any) -> None:
-    """``text % args``: refuse ``*`` widths and widths past the limit."""
-    if not isinstance(template, str):
-        return
-    limit = _LIMIT.get()
-    for width, precision in _WIDTHS.findall(template):
-        for number in (width, precision):
-            if number == "*" or (number and len(number) > 9) or (number and int(number) > limit):
-                raise _too_big("a %-format with that width")
-
-
-class _Environment(ImmutableSandboxedEnvironment):
-    """The immutable sandbox, with size guards on the operators that multiply text."""
-
-    intercepted_binops = frozenset({"*", "**", "%", "+"})
-
-    def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
-        """Run ``left operator right`` after checking the result cannot be huge."""
-        limit = _LIMIT.get()
-        if operator == "*":
-            for seq, times in ((left, right), (right, left)):
-                if isinstance(times, int) and _size(seq) * max(times, 0) > limit:
-                    raise _too_big("a repeated text or list")
-        elif operator == "**":
-            if (
-                isinstance(left, int)
-                and isinstance(right, int)
-                and right > 0
-                and abs(left) > 1
-                and abs(left).bit_length() * right > 4 * limit
-            ):
-                raise _too_big("a power")
-        elif operator == "%":
-            _check_percent(left)
-        elif operator == "+" and _size(left) + _size(right) > limit:
-            raise _too_big("a concatenation")
-        return super().call_binop(context, operator, left, right)
-
-    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
-        """The sandbox's answer, minus ``str`` methods that pad text to any width."""
-        if isinstance(obj, str) and attr in _PADDING_METHODS:
-            return False
-        return super().is_safe_attribute(obj, attr, value)
-
-
-_PADDING_METHODS = frozenset(
-    {"ljust", "rjust", "center", "zfill", "expandtabs", "format", "format_map"}
-)
-
-
-def _guarded(name: str, check: Callable[[Mapping[str, Any]], None], env: _Environment) -> None:
-    """Replace filter ``name`` by one that runs ``check`` on its named arguments first.
-
-    The arguments are bound to the filter's own signature (its documented parameter names:
-    ``s``, ``value``, ``width``, ``old``, ``new``, ``count``), whatever Jinja2 passes first.
-    """
-    original = env.filters[name]
-    signature = inspect.signature(original)
-
-    @functools.wraps(original)  # keeps the markers of pass_eval_context & co.
-    def guarded(*args: Any, **kwargs: Any) -> Any:
-        try:
-            bound = signature.bind(*args, **kwargs)
-        except TypeError:  # wrong arguments: the filter reports them itself
-            return original(*args, **kwargs)
-        bound.apply_defaults()
-        check(bound.arguments)
-        return original(*args, **kwargs)
-
-    env.filters[name] = guarded
-
-
-def _first(arguments: Mapping[str, Any]) -> Any:
-    return arguments.get("s", arguments.get("value", ""))
-
-
-def _center_check(arguments: Mapping[str, Any]) -> None:
-    width = arguments.get("width", 0)
-    if isinstance(width, int) and width > _LIMIT.get():
-        raise _too_big("a centered text")
-
-
-def _indent_check(arguments: Mapping[str, Any]) -> None:
-    width = arguments.get("width", 4)
-    lines = str(_first(arguments)).count("\n") + 1
-    size = len(width) if isinstance(width, str) else width if isinstance(width, int) else 0
-    if size * lines > _LIMIT.get():
-        raise _too_big("an indented text")
-
-
-def _format_check(arguments: Mapping[str, Any]) -> None:
-    _check_percent(_first(arguments))
-
-
-def _replace_check(arguments: Mapping[str, Any]) -> None:
-    text, old, new = str(_first(arguments)), str(arguments["old"]), str(arguments["new"])
-    count = arguments.get("count")
-    grows = len(new) - len(old)
-    if grows > 0:
-        hits = text.count(old) if old else len(text) + 1
-        if isinstance(count, int) and count >= 0:
-            hits = min(hits, count)
-        if len(text) + hits * grows > _LIMIT.get():
-            raise _too_big("a replacement")
-
-
-def _environment(enable_async: bool) -> _Environment:
-    env = _Environment(enable_async=enable_async, autoescape=True, finalize=_finalize)
-    _guarded("center", _center_check, env)
-    _guarded("indent", _indent_check, env)
-    _guarded("format", _format_check, env)
-    _guarded("replace", _replace_check, env)
-    return env
-
-
-_ASYNC_ENV = _environment(enable_async=True)
+_ASYNC_ENV = environment(enable_async=True)
 """Templates that call functions: Jinja2's async mode awaits the kernel's calls."""
-_SYNC_ENV = _environment(enable_async=False)
+_SYNC_ENV = environment(enable_async=False)
 """Templates that call nothing render synchronously (about a third faster)."""
 _BUILTINS = frozenset(_ASYNC_ENV.globals)  # range, dict, namespace...: never kernel functions
 
@@ -243,17 +82,29 @@ class Jinja2PromptTemplate:
         self._limits = limits or DEFAULT_TEMPLATE_LIMITS
         try:
             tree = _SYNC_ENV.parse(config.template)
+            undeclared = set(meta.find_undeclared_variables(tree)) - _BUILTINS  # not macros
+            called = undeclared & {
+                node.node.name
+                for node in tree.find_all(nodes.Call)
+                if isinstance(node.node, nodes.Name)
+            }
+            env = _ASYNC_ENV if called else _SYNC_ENV
+            # Jinja2 folds constant expressions while it compiles (a filter over literals
+            # runs now, once): under this template's own limits, and one that fails them is
+            # left for the render, which reports it
+            token = BUDGET.set(RenderBudget(self._limits, config.source_file, config.name))
+            try:
+                self._template: jinja2.Template = env.from_string(prepare(tree))
+            finally:
+                BUDGET.reset(token)
         except jinja2.TemplateSyntaxError as exc:
             at = config.place(exc.lineno)._asdict()
             raise TemplateError(exc.message or "syntax error", **at) from None
-        undeclared = set(meta.find_undeclared_variables(tree)) - _BUILTINS  # not macros, sets
-        called = undeclared & {
-            node.node.name
-            for node in tree.find_all(nodes.Call)
-            if isinstance(node.node, nodes.Name)
-        }
-        environment = _ASYNC_ENV if called else _SYNC_ENV
-        self._template: jinja2.Template = environment.from_string(tree)
+        except RecursionError:  # Jinja2's parser and compiler recurse on nested expressions
+            raise TemplateError(
+                "jinja2: the template nests expressions too deeply to be parsed",
+                file=config.source_file,
+            ) from None
         self._functions = tuple((name, helper_candidates(name, "_")) for name in sorted(called))
         self._defaults = config.defaults()
         self._trusted = config.trusted_names()
@@ -276,7 +127,8 @@ class Jinja2PromptTemplate:
 
         Raises:
             TemplateError: rendering failed (a sandbox violation, a failing function, an
-                output past :attr:`TemplateLimits.max_output`...).
+                output or a value past :attr:`TemplateLimits.max_output`, work past
+                :attr:`TemplateLimits.max_steps`...).
         """
         config = self._config
         raw_args = merged_arguments(self._defaults, arguments or {})
@@ -292,37 +144,33 @@ class Jinja2PromptTemplate:
                     variables[name] = _missing(kernel, name, candidates)
                 else:
                     variables[name] = _KernelCall(kernel, function, name, raw_args, trust)
-        budget = OutputBudget(self._limits.max_output, config.source_file, config.name)
-        token = _LIMIT.set(self._limits.max_output)
+        budget = RenderBudget(self._limits, config.source_file, config.name)
+        token = BUDGET.set(budget)
         parts: list[str] = []
         append = parts.append
-        left = budget.limit  # counted here, chunk by chunk, as Jinja2 streams the output
-        try:
+        try:  # the output is counted here, chunk by chunk, as Jinja2 streams it
             template = self._template
             if template.environment.is_async:
                 async for chunk in template.generate_async(variables):
-                    left -= len(chunk)
-                    if left < 0:
+                    budget.left -= len(chunk)
+                    if budget.left < 0:
                         raise budget.error()
                     append(chunk)
             else:
                 for chunk in template.generate(variables):
-                    left -= len(chunk)
-                    if left < 0:
+                    budget.left -= len(chunk)
+                    if budget.left < 0:
                         raise budget.error()
                     append(chunk)
-        except TemplateError as exc:
+        except TemplateError as exc:  # a kernel call, or a limit
             raise in_file(exc, config.source_file) from exc.__cause__
-        except _TooBig as exc:
-            at = _place(config, exc)
-            raise TemplateError(f"{budget.subject}: {exc}", **at) from None
         except jinja2.TemplateError as exc:
             raise TemplateError(f"jinja2: {exc}", **_place(config, exc)) from None
         except Exception as exc:  # e.g. a TypeError from an expression on bad values
             problem = f"jinja2: {type(exc).__name__}: {exc}"
             raise TemplateError(problem, file=config.source_file) from None
         finally:
-            _LIMIT.reset(token)
+            BUDGET.reset(token)
         return "".join(parts)
 
 

@@ -13,7 +13,7 @@ from sktypes.templates._config import (
     merged_arguments,
     template_parameters,
 )
-from sktypes.templates._limits import DEFAULT_TEMPLATE_LIMITS, OutputBudget, TemplateLimits
+from sktypes.templates._limits import DEFAULT_TEMPLATE_LIMITS, RenderBudget, TemplateLimits
 from sktypes.templates._protocols import TemplateKernel
 from sktypes.templates._safety import encode, to_text
 from sktypes.templates._sk_syntax import Block, Call, Text, Val, Var, parse
@@ -39,11 +39,11 @@ class KernelPromptTemplate:
         TemplateError: a malformed block (the message names its line and column).
     """
 
-    __slots__ = ("_blocks", "_config", "_defaults", "_limit", "_parameters", "_trust_output")
+    __slots__ = ("_blocks", "_config", "_defaults", "_limits", "_parameters", "_trust_output")
 
     def __init__(self, config: PromptTemplateConfig, limits: TemplateLimits | None = None) -> None:
         self._config = config
-        self._limit = (limits or DEFAULT_TEMPLATE_LIMITS).max_output
+        self._limits = limits or DEFAULT_TEMPLATE_LIMITS
         blocks = parse(config.template, config.place)
         self._blocks: tuple[Block, ...] = tuple(
             _TrustedVar(b.name) if isinstance(b, Var) and config.trusted(b.name) else b
@@ -70,14 +70,19 @@ class KernelPromptTemplate:
 
         Raises:
             TemplateError: a called function is missing or fails, or the output passed
-                :attr:`TemplateLimits.max_output`.
+                :attr:`TemplateLimits.max_output`, or the blocks and calls
+                :attr:`TemplateLimits.max_steps`.
         """
         args = merged_arguments(self._defaults, arguments or {})
         parts: list[str] = []
         append = parts.append
-        left = self._limit
-        for block in self._blocks:  # dispatch on the exact class: the hot loop of rendering
-            kind = block.__class__
+        config = self._config
+        budget = RenderBudget(self._limits, config.source_file, config.name)
+        for block in self._blocks:  # one step each: the text, variable or call it renders
+            budget.steps -= 1
+            if budget.steps < 0:
+                raise budget.work_error()
+            kind = block.__class__  # dispatch on the exact class: the hot loop of rendering
             if kind is Text:
                 text = block.text  # type: ignore[union-attr]
             elif kind is Var:
@@ -92,10 +97,9 @@ class KernelPromptTemplate:
                 except TemplateError as exc:
                     raise _at(exc, block.place) from exc.__cause__  # type: ignore[union-attr]
                 text = to_text(value) if self._trust_output else encode(value)
-            left -= len(text)
-            if left < 0:
-                config = self._config
-                raise OutputBudget(self._limit, config.source_file, config.name).error()
+            budget.left -= len(text)
+            if budget.left < 0:
+                raise budget.error()
             append(text)
         return "".join(parts)
 

@@ -76,6 +76,7 @@ def server(
     drift: DriftMode = "warn",
     trace: bool = False,
     instructions: str | None = None,
+    detail: str = "full",
     stream_items: int = 1000,
     stream_bytes: int = 1_000_000,
     validate: bool = True,
@@ -112,6 +113,9 @@ def server(
             warning) or ``"error"`` (it is an error result, the value inside).
         trace: log every call (tool, duration, status) at ``INFO`` on ``sktypes.mcp``.
         instructions: the server's instructions for clients.
+        detail: how much ``tools/list`` says of each tool: ``full``, ``compact`` or
+            ``names`` (as in :func:`sktypes.functions_manual`); calls are checked against
+            the full view at every level.
         stream_items: a streamed operation's result holds at most this many items; the
             stream is closed there and the result says it was cut.
         stream_bytes: ... and at most this many bytes of JSON.
@@ -146,7 +150,7 @@ def server(
         strict=strict,
     )
     served = load_served(targets, options)
-    toolset = ToolSet(served, drift=drift)
+    toolset = ToolSet(served, drift=drift, detail=detail)
     options.warnings.extend(toolset.warnings)
     for warning in options.warnings:
         log.warning("%s", warning)

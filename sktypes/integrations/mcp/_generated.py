@@ -18,6 +18,7 @@ from typing import Any
 
 import orjson
 
+from sktypes._documents import read_document
 from sktypes.cli._targets import TargetError
 from sktypes.errors import SktypesError
 from sktypes.integrations.mcp._remote import collected, paged
@@ -104,7 +105,7 @@ def _recorded_spec(module: types.ModuleType, options: LoadOptions) -> OpenApiPlu
     if not link.is_file():
         return None
     try:
-        record = orjson.loads(link.read_bytes())
+        _, record = read_document(link, str(link), TargetError, regular_only=True, strict_json=True)
         spec = (folder / record["spec"]).resolve()
         recorded = record.get("options", {})
         verdict = Verdict.from_dict(record.get("validation"))

@@ -31,6 +31,7 @@ from sktypes.schema import (
     UnionNode,
     parse,
 )
+from sktypes.schema._detail import compact_schema, full_schema
 from sktypes.schema._inline import inline_refs
 from sktypes.views import FunctionView
 
@@ -189,15 +190,17 @@ def _kind_of(value: Any) -> str:
 
 
 def output_schema(
-    schema: JsonDocument, *, wrap: bool, drift: DriftMode, modern: bool
+    schema: JsonDocument, *, wrap: bool, drift: DriftMode, modern: bool, detail: str = "full"
 ) -> dict[str, Any]:
     """The ``outputSchema`` of a result with ``schema``, as one era's clients get it.
 
     ``wrap``: the result travels as ``{"result": value}``. With ``drift="warn"`` the schema
     also admits the drift envelope ``{"drift": [...], "result": value}``, so a client that
-    checks results accepts a drifted one (see :mod:`._tools`).
+    checks results accepts a drifted one (see :mod:`._tools`). ``detail``: ``compact``
+    writes the schema as a compact manual does (shape and constraints, no descriptions).
     """
-    body: dict[str, Any] = tool_schema(schema.to_python())
+    shape = compact_schema(schema, result=True) if detail == "compact" else full_schema(schema)
+    body: dict[str, Any] = tool_schema(shape)
     defs = body.pop("$defs", None)
     if drift == "warn":
         if wrap:  # {"result": S}, or {"drift": [...], "result": anything}

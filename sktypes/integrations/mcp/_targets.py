@@ -29,9 +29,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import orjson
-import yaml
 
+from sktypes._documents import read_document
 from sktypes.auth import SecurityCredentials
 from sktypes.cli._targets import TargetError, load_module, load_object
 from sktypes.content._codec import to_plain_json
@@ -301,12 +300,8 @@ def _document(path: Path, options: LoadOptions, *, select_here: bool = False) ->
 def _document_items(path: Path, options: LoadOptions, select_here: bool) -> list[Item]:
     if not path.is_file():
         raise TargetError("no such file", file=str(path))
-    raw = path.read_bytes()
-    try:
-        data = orjson.loads(raw) if path.suffix == ".json" else yaml.safe_load(raw)
-    except (orjson.JSONDecodeError, yaml.YAMLError) as exc:
-        what = f"not valid JSON/YAML: {str(exc).splitlines()[0]}"
-        raise TargetError(what, file=str(path)) from None
+    # the one loader of every document (size, depth and alias limits; its messages)
+    _, data = read_document(path, str(path), TargetError)
     if isinstance(data, dict) and ("openapi" in data or "swagger" in data):
         from sktypes.openapi import load_openapi
 

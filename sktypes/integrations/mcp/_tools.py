@@ -34,7 +34,6 @@ from __future__ import annotations
 import base64
 import dataclasses
 import logging
-import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -45,6 +44,7 @@ from mcp.types.version import is_version_at_least
 
 from sktypes._stages import stage
 from sktypes.errors import ArgumentsError, ErrorDetail, HydrationError, SktypesError
+from sktypes.integrations.mcp._errors import api_error_text, invalid_arguments_text
 from sktypes.integrations.mcp._schemas import (
     DriftMode,
     binary_inputs,
@@ -58,6 +58,7 @@ from sktypes.integrations.mcp._schemas import (
 )
 from sktypes.jsondoc import JsonDocument
 from sktypes.manual import NameTable, provider_name
+from sktypes.manual._shown import DETAILS, shown
 from sktypes.remote import ApiError, redact
 from sktypes.remote._secrets import redact_value
 from sktypes.validate import value_problems
@@ -238,6 +239,9 @@ class ToolSet:
             than one plugin (the server's name says which plugin a lone one is). Names are
             cleaned and made unique as in the manual. Calls accept either form of a name
             that is not ambiguous.
+        detail: how much each tool says (``full``, ``compact``, ``names``: the levels of
+            :func:`sktypes.functions_manual`); calls are checked against the full view and
+            results against the full return schema at every level.
     """
 
     def __init__(
@@ -246,8 +250,14 @@ class ToolSet:
         *,
         drift: DriftMode = "warn",
         qualified: bool | None = None,
+        detail: str = "full",
     ) -> None:
         self.drift: DriftMode = drift
+        if detail not in DETAILS:
+            raise SktypesError(
+                f"unknown detail level {detail!r}; choose one of {', '.join(DETAILS)}"
+            )
+        self.detail = detail
         self.warnings: list[str] = []
         if qualified is None:
             qualified = len({s.view.plugin_name for s in served}) > 1
@@ -289,17 +299,21 @@ class ToolSet:
 
     def _tool(self, entry: _Entry, *, modern: bool) -> types.Tool:
         view = entry.served.view
+        seen = shown(view, self.detail)
         meta = None
         output = None
         if entry.schema is not None:
             wrap = entry.wrap_modern if modern else entry.wrap_legacy
-            output = output_schema(entry.schema, wrap=wrap, drift=self.drift, modern=modern)
+            if not seen.deferred:
+                output = output_schema(
+                    entry.schema, wrap=wrap, drift=self.drift, modern=modern, detail=self.detail
+                )
             if wrap:
                 meta = {WRAPPED_META: True}
         return types.Tool(
             name=entry.name,
-            description=view.description or None,
-            input_schema=tool_schema(view.parameters_schema),
+            description=seen.description or None,
+            input_schema=tool_schema(seen.parameters),
             output_schema=output,
             annotations=annotations_for(entry.served.method),
             _meta=meta,
@@ -326,14 +340,14 @@ class ToolSet:
         try:
             ready = args if prepare is None else prepare(args)
         except (ArgumentsError, HydrationError) as exc:
-            return _error(_invalid_text(entry.name, view, args, exc.errors)), "invalid"
+            return _error(invalid_arguments_text(entry.name, view, args, exc.errors)), "invalid"
         try:
             value = await entry.served.execute(ready)
         except (ArgumentsError, HydrationError) as exc:
             if prepare is not None:  # raised by the function itself, not about the arguments
                 log.info("%s failed: %s", entry.name, exc)
                 return _error(f"{entry.name} failed: {exc}"), "error"
-            return _error(_invalid_text(entry.name, view, args, exc.errors)), "invalid"
+            return _error(invalid_arguments_text(entry.name, view, args, exc.errors)), "invalid"
         except ApiError as exc:
             log.info("%s failed: the API answered %s", entry.name, exc.status_code)
             return _error(api_error_text(entry.name, exc)), "error"
@@ -422,29 +436,6 @@ class ToolSet:
         return self._result(entry, value.base64, modern, found, value.block(entry.name))
 
 
-_ERROR_BODY = 4000  # characters of an error body a model is shown
-
-
-def api_error_text(tool: str, error: ApiError) -> str:
-    """What a model reads of an API's error answer: the status, what it is, the body.
-
-    The body is the one the operation declares for that status when :attr:`ApiError.parsed`
-    is set (it validated), so the model reads a typed error it can act on.
-    """
-    if error.parsed is not None and error.declared is not None:
-        what = f"its declared {error.declared} response"
-    else:
-        what = "a response the API does not declare for it"
-    head = f"{tool} failed: the API answered HTTP {error.status_code} ({what})"
-    if not error.body:
-        return redact(head + ", with no body.")
-    body = error.body
-    if len(body) > _ERROR_BODY:
-        body = body[:_ERROR_BODY] + f"... ({len(error.body) - _ERROR_BODY} more characters)"
-    kind = error.media_type or "no Content-Type"
-    return redact(f"{head}. Body ({kind}):\n{body}")
-
-
 def _modern(version: str) -> bool:
     return is_version_at_least(version, MODERN_VERSION) if version else False
 
@@ -459,45 +450,3 @@ def _dumps(value: Any) -> str:
 
 def _text_block(value: Any) -> types.TextContent:
     return types.TextContent(text=value if isinstance(value, str) else _dumps(value))
-
-
-# --- argument errors ----------------------------------------------------------------
-
-_REQUIRED = re.compile(r"^'(.+)' is a required property$")
-
-
-def _invalid_text(
-    tool: str, view: FunctionView, args: Mapping[str, Any], errors: Sequence[ErrorDetail]
-) -> str:
-    lines = _argument_lines(view, args, errors)
-    head = f"The arguments for {tool} could not be used. Fix these problems and call it again:"
-    return "\n".join([head, *(f"- at {line}" for line in lines)])
-
-
-def _argument_lines(
-    view: FunctionView, args: Mapping[str, Any], errors: Sequence[ErrorDetail]
-) -> list[str]:
-    """One line per problem, each naming the argument's path (``$.date``, ``$.body.qty``).
-
-    The arguments object's own problems (a missing or unknown argument) are reported at
-    the argument's path, read from the view, rather than at ``$``.
-    """
-    lines: list[str] = []
-    known = {p.name for p in view.parameters}
-    for p in view.parameters:
-        if p.is_required and p.name not in args:
-            lines.append(f"$.{p.name}: required argument missing")
-    if not view.accepts_extra:
-        for name in args:
-            if name not in known:
-                lines.append(f"$.{name}: unknown argument (known: {', '.join(sorted(known))})")
-    for e in errors:
-        if e.path == "$" and (_REQUIRED.match(e.message) or "dditional properties" in e.message):
-            continue  # reported above, by name
-        path = e.path
-        required = _REQUIRED.match(e.message)
-        if required:
-            path = f"{path}.{required.group(1)}"
-        got = f" (got {e.input})" if e.input and e.input not in e.message else ""
-        lines.append(f"{path}: {e.message}{got}")
-    return lines or ["$: the arguments do not match the tool's input schema"]
