@@ -2,7 +2,7 @@
 
 Function views with JSON Schemas for inputs *and* outputs, from Python callables,
 OpenAPI specs and tool lists; functions manuals in every provider's dialect; native
-values hydrated from what a model sends back. docs/index.md has the tour.
+values hydrated from what a model sends back. The documentation's home page has the tour.
 
 Names are imported lazily (``import sktypes`` stays cheap); type checkers see them all.
 """

@@ -12,7 +12,8 @@ template configs and plans all come through here (:class:`sktypes.limits.Documen
   without recursion and bounded while it is built. Values JSON has no form for (NaN,
   infinities, numbers beyond the float range, lone surrogates) are refused with their place;
 - :func:`check_tree`: the same rules for a tree built in memory (a ``dict`` spec);
-- :func:`locate`: the line of a JSON pointer, for messages (an event walk, no recursion).
+- :func:`locate` (from :mod:`sktypes._positions`): the line of a JSON pointer, for
+  messages; :func:`locate_error` adds it to an error that names a file and a pointer.
 
 Errors are raised as the caller's :class:`~sktypes.errors.SktypesError` subclass, naming the
 file and the line or JSON pointer.
@@ -23,24 +24,15 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
-from yaml.events import (
-    AliasEvent,
-    CollectionStartEvent,
-    MappingEndEvent,
-    MappingStartEvent,
-    ScalarEvent,
-    SequenceEndEvent,
-    SequenceStartEvent,
-)
 
 from sktypes._files import decode_utf8, read_file, same_bytes, size_error
-from sktypes._pointer import escape, unescape
-from sktypes._yaml import YamlProblem, events, load_yaml
+from sktypes._pointer import escape
+from sktypes._positions import Location, line_of, locate
+from sktypes._yaml import YamlProblem, load_yaml
 from sktypes.errors import SktypesError
 from sktypes.limits import DEFAULT_LIMITS, DocumentLimits
 
@@ -52,6 +44,7 @@ __all__ = [
     "json_too_deep",
     "line_of",
     "locate",
+    "locate_error",
     "parse_document",
     "read_document",
     "read_file",
@@ -60,6 +53,11 @@ __all__ = [
 
 _INT_MIN, _INT_MAX = -(2**63), 2**64 - 1
 NEWLINE = b"\n"
+
+
+def _line_column(raw: bytes, offset: int) -> tuple[int, int]:
+    """The 1-based line and column (in bytes) of ``offset`` in ``raw``."""
+    return raw.count(NEWLINE, 0, offset) + 1, offset - raw.rfind(NEWLINE, 0, offset)
 
 
 # -- parsing ------------------------------------------------------------------------------
@@ -145,21 +143,15 @@ def _json_constant(text: str) -> Any:
     raise _BadNumber(text)
 
 
-def _number_line(raw: bytes, text: str) -> str | None:
+def _number_place(raw: bytes, text: str) -> tuple[int | None, int | None]:
     literal = re.compile(rb"(?<![\w.+-])" + re.escape(text.encode()) + rb"(?![\w.])")
     found = literal.search(raw)
-    return f"line {raw.count(NEWLINE, 0, found.start()) + 1}" if found else None
+    return _line_column(raw, found.start()) if found else (None, None)
 
 
 def _number_message(text: str) -> str:
     shown = text if len(text) <= 20 else text[:19] + "…"
     return f"the number {shown} has no JSON form (NaN, infinite or out of range)"
-
-
-def _where(line: int | None, column: int | None, columns: bool) -> str | None:
-    if not line:
-        return None
-    return f"line {line} column {column}" if columns and column else f"line {line}"
 
 
 def parse_document(
@@ -169,7 +161,6 @@ def parse_document(
     limits: DocumentLimits = DEFAULT_LIMITS,
     *,
     strict_json: bool = False,
-    columns: bool = False,
 ) -> Any:
     """Parse JSON or YAML text into a JSON-compatible tree within ``limits``.
 
@@ -180,12 +171,12 @@ def parse_document(
         limits: the limits.
         strict_json: text that starts like JSON must be JSON (its syntax errors are
             reported as such); otherwise it may be flow-style YAML.
-        columns: name the column as well as the line where it is known.
 
     Raises:
         SktypesError: (as ``error``) the text is too large, too deep, not JSON/YAML, or holds
             a value JSON cannot represent; the message names ``display`` and the line (or
-            the JSON pointer).
+            the JSON pointer); a YAML syntax error keeps PyYAML's context (``while
+            parsing a block mapping that starts at 9:9``), where the mistake often is.
     """
     if len(raw) > limits.max_bytes:
         raise size_error(error, display, len(raw), limits.max_bytes)
@@ -196,12 +187,13 @@ def parse_document(
                 raw, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant
             )
         except _BadNumber as exc:
-            where = _number_line(raw, exc.text)
-            raise error(_number_message(exc.text), file=display, where=where) from None
+            line, column = _number_place(raw, exc.text)
+            message = _number_message(exc.text)
+            raise error(message, file=display, line=line, column=column) from None
         except json.JSONDecodeError as exc:
             if strict_json:
-                where = _where(exc.lineno, exc.colno, columns)
-                raise error(f"invalid JSON: {exc.msg}", file=display, where=where) from None
+                message = f"invalid JSON: {exc.msg}"
+                raise error(message, file=display, line=exc.lineno, column=exc.colno) from None
             # else JSON-looking YAML (flow style): the YAML parser decides and reports
         except (ValueError, RecursionError):  # UnicodeDecodeError: the YAML reader reports
             pass
@@ -212,18 +204,28 @@ def parse_document(
     try:
         return load_yaml(raw, limits)
     except YamlProblem as exc:
-        where = _where(exc.line, exc.column, columns)
-        raise error(exc.message, file=display, where=where) from None
+        raise error(exc.message, file=display, line=exc.line, column=exc.column) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        where = _where(mark.line + 1, mark.column + 1, columns) if mark is not None else None
-        problem = exc.problem or exc.context or "syntax error"
-        raise error(f"not valid YAML or JSON: {problem}", file=display, where=where) from None
+        line, column = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
+        message = f"not valid YAML or JSON: {_yaml_problem(exc)}"
+        raise error(message, file=display, line=line, column=column) from None
     except yaml.YAMLError as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise error(f"not valid YAML or JSON: {first}", file=display) from None
     except RecursionError:  # pragma: no cover - the builder does not recurse
         raise error(f"nested deeper than {limits.max_depth} levels", file=display) from None
+
+
+def _yaml_problem(exc: yaml.MarkedYAMLError) -> str:
+    """PyYAML's problem, and its context with the place it names (often the real mistake)."""
+    problem = exc.problem or exc.context or "syntax error"
+    context, mark = exc.context, exc.context_mark
+    if not exc.problem or not context:
+        return problem
+    if mark is None or (exc.problem_mark is not None and mark.line == exc.problem_mark.line):
+        return f"{problem} ({context})"
+    return f"{problem} ({context} that starts at line {mark.line + 1}, column {mark.column + 1})"
 
 
 def _check_strings(data: Any, display: str | None, error: type[SktypesError]) -> None:
@@ -315,117 +317,26 @@ def check_tree(
 # -- positions ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Location:
-    """Where a node is in YAML/JSON text (1-based lines).
+def locate_error(exc: SktypesError, limits: DocumentLimits = DEFAULT_LIMITS) -> SktypesError:
+    """Add the line and column of ``exc``'s JSON pointer in its file, when they can be found.
 
-    Attributes:
-        line: where the value starts.
-        key_line: the line of its key when it is an object member, else ``line``.
-        style: a scalar's style (``|``, ``>``, ``"``, ``'``), ``None`` when plain or not
-            a scalar.
+    For the command line, where an editor jumps to ``file:line:column``: the file is read
+    again (bounded) only on this error path. Errors without a readable file, a pointer, or
+    with a line already are returned as they are.
     """
-
-    line: int
-    key_line: int
-    style: str | None
-
-
-def locate(
-    raw: bytes | None, pointer: str, limits: DocumentLimits = DEFAULT_LIMITS
-) -> Location | None:
-    """Find the node at JSON ``pointer`` in ``raw`` by walking libyaml's events.
-
-    Only used on error paths. No tree is built and nothing recurses; the walk stops where
-    the text nests deeper than ``limits.max_depth`` (libyaml's scanner slows down
-    quadratically with the depth of flow collections). ``None`` when the pointer is not in
-    the text (a place inside a ``$ref``'d file, a merged key) or the text does not parse.
-    """
-    if raw is None:
-        return None
-    tokens = [unescape(t) for t in pointer.split("/")[1:]] if pointer not in ("", "/") else []
+    where, file = exc.where, exc.file
+    if exc.line is not None or not file or not where or not where.startswith("/") or where == "/":
+        return exc
     try:
-        return _walk(events(raw, limits.max_depth), tokens, limits.max_depth)
-    except (yaml.YAMLError, YamlProblem):
-        return None
-
-
-def line_of(raw: bytes | None, pointer: str, limits: DocumentLimits = DEFAULT_LIMITS) -> int | None:
-    """The 1-based line of the node at ``pointer`` (its key's line for an object member)."""
-    found = locate(raw, pointer, limits)
-    return found.key_line if found is not None else None
-
-
-def _walk(stream: Any, tokens: list[str], max_depth: int) -> Location | None:
-    # frames along the matched path: [is_map, expecting_key, key_matches, key_line, index]
-    path: list[list[Any]] = []
-    skip = 0  # nesting count inside a subtree off the path
-    skipping_key = False
-    for event in stream:
-        cls = type(event)
-        if len(path) + skip > max_depth:
-            return None
-        if skip:
-            if isinstance(event, CollectionStartEvent):
-                skip += 1
-            elif cls is MappingEndEvent or cls is SequenceEndEvent:
-                skip -= 1
-            if skip == 0:
-                _advance(path[-1], skipping_key)
-                skipping_key = False
-            continue
-        if cls is MappingEndEvent or cls is SequenceEndEvent:
-            return None  # a container on the path ended without the target
-        if not (cls is ScalarEvent or cls is AliasEvent or isinstance(event, CollectionStartEvent)):
-            continue
-        line = event.start_mark.line + 1
-        container = cls is MappingStartEvent or cls is SequenceStartEvent
-        if not path:  # the root node
-            if not tokens:
-                return Location(line, line, _style(event))
-            if not container:
-                return None
-            path.append([cls is MappingStartEvent, True, False, line, 0])
-            continue
-        frame = path[-1]
-        if frame[0] and frame[1]:  # a key
-            if container:
-                skip, skipping_key = 1, True
-                frame[2] = False
-                continue
-            frame[1] = False
-            frame[2] = cls is ScalarEvent and event.value == tokens[len(path) - 1]
-            frame[3] = line
-            continue
-        if frame[0]:
-            match, key_line = frame[2], frame[3]
-        else:
-            match, key_line = tokens[len(path) - 1] == str(frame[4]), line
-        if match:
-            if len(path) == len(tokens):
-                return Location(line, key_line, _style(event))
-            if not container:
-                return None
-            path.append([cls is MappingStartEvent, True, False, line, 0])
-        elif container:
-            skip = 1
-        else:
-            _advance(frame, False)
-    return None
-
-
-def _advance(frame: list[Any], after_key: bool) -> None:
-    if frame[0]:
-        frame[1] = not after_key
-        if after_key:
-            frame[2] = False
-    else:
-        frame[4] += 1
-
-
-def _style(event: Any) -> str | None:
-    style = getattr(event, "style", None)
-    return style if isinstance(style, str) and style else None
+        if not Path(file).is_file():
+            return exc
+        raw = read_file(file, file, limits, SktypesError, regular_only=True)
+    except (SktypesError, OSError, ValueError):
+        return exc
+    found = locate(raw, where, limits)
+    if found is not None:
+        exc.at_line(found.key_line, found.key_column)
+    return exc
 
 
 def read_document(
@@ -436,9 +347,8 @@ def read_document(
     *,
     regular_only: bool = False,
     strict_json: bool = False,
-    columns: bool = False,
 ) -> tuple[bytes, Any]:
     """:func:`read_file` then :func:`parse_document`: the raw bytes and the tree."""
     raw = read_file(path, display, limits, error, regular_only=regular_only)
-    tree = parse_document(raw, display, error, limits, strict_json=strict_json, columns=columns)
+    tree = parse_document(raw, display, error, limits, strict_json=strict_json)
     return raw, tree

@@ -96,8 +96,10 @@ def decode_utf8(raw: bytes, display: str, error: type[SktypesError]) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - raw.rfind(b"\n", 0, exc.start)  # in bytes, 1-based
         raise error(
             f"not UTF-8 text: byte #x{raw[exc.start]:02x} at offset {exc.start}",
             file=display,
-            where=f"line {line}",
+            line=line,
+            column=column,
         ) from None

@@ -39,7 +39,7 @@ from yaml.resolver import Resolver
 
 from sktypes.limits import DEFAULT_LIMITS, DocumentLimits
 
-__all__ = ["YamlProblem", "events", "flow_depth_line", "load_yaml", "scalar_kind"]
+__all__ = ["YamlProblem", "events", "flow_depth_place", "load_yaml", "scalar_kind"]
 
 _INT_MIN, _INT_MAX = -(2**63), 2**64 - 1
 _RESOLVERS = Resolver.yaml_implicit_resolvers
@@ -169,9 +169,9 @@ def events(raw: bytes, max_depth: int = DEFAULT_LIMITS.max_depth) -> Any:
     except yaml.MarkedYAMLError as exc:
         if exc.problem != _PARSER_DEPTH or exc.problem_mark is None:
             raise
-        line = flow_depth_line(raw, max_depth)
-        if line is not None:
-            raise YamlProblem(f"nested deeper than {max_depth} levels", line) from None
+        place = flow_depth_place(raw, max_depth)
+        if place is not None:
+            raise YamlProblem(f"nested deeper than {max_depth} levels", *place) from None
         mark = exc.problem_mark
         message = "nested deeper than the YAML parser allows"
         raise YamlProblem(message, mark.line + 1, mark.column + 1) from None
@@ -192,8 +192,8 @@ _PARSER_DEPTH = "exceeded maximum nesting depth"
 _BRACKET_OR_STRING = re.compile(rb'[\[\]{}]|"[^"\\]*+(?:\\.[^"\\]*+)*+(?:"|\\?\Z)', re.S)
 
 
-def flow_depth_line(raw: bytes, max_depth: int) -> int | None:
-    """The line where flow brackets in ``raw`` first nest deeper than ``max_depth``.
+def flow_depth_place(raw: bytes, max_depth: int) -> tuple[int, int] | None:
+    """The line and column where flow brackets in ``raw`` first nest deeper than ``max_depth``.
 
     Brackets inside double-quoted strings do not count. ``None`` when they never do (the
     nesting is block-style, or within the bound).
@@ -204,7 +204,8 @@ def flow_depth_line(raw: bytes, max_depth: int) -> int | None:
         if first in _OPENERS:
             depth += 1
             if depth > max_depth:
-                return raw.count(b"\n", 0, match.start()) + 1
+                at = match.start()
+                return raw.count(b"\n", 0, at) + 1, at - raw.rfind(b"\n", 0, at)
         elif first in _CLOSERS and depth:
             depth -= 1
     return None

@@ -1,8 +1,10 @@
 """Errors raised by sktypes.
 
 Every error sktypes raises for bad input derives from :class:`SktypesError`, and its
-message names the place: the file (when there is one) and a line, a JSON pointer
-(``/paths/~1pets/get``) or a JSON path (``$.items[0].qty``)::
+message names the place: the file (when there is one), the line and column where they are
+known, and a JSON pointer (``/paths/~1pets/get``) or a JSON path (``$.items[0].qty``), in
+one form, ``file:line:column: where: message``, that editors jump to (:func:`format_error`
+writes it, for every error and every ``sktypes check`` finding)::
 
     SktypesError
     ├── IntrospectionError   a callable or type that cannot become a view / schema
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = [
     "ArgumentsError",
@@ -56,24 +59,82 @@ __all__ = [
 _SNIPPET = 60
 
 
+class Location(NamedTuple):
+    """Where an error is: the file, line and column (1-based), and a place that is not a line.
+
+    ``SomeError(message, **location._asdict())`` raises an error there.
+    """
+
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    where: str | None = None
+
+
+def format_error(
+    message: str,
+    *,
+    file: str | None = None,
+    line: int | None = None,
+    column: int | None = None,
+    where: str | None = None,
+) -> str:
+    """The one form of every located message: ``file:line:column: where: message``.
+
+    Parts that are not known are left out: ``api.yaml:12:5: not valid YAML``,
+    ``api.yaml: /paths/~1a/get: ...`` (a pointer without a line), ``api.yaml:7:9:
+    /paths/~1a/get: ...`` (both). Without a file the line reads ``line 2, column 18: ...``.
+    """
+    head = file or ""
+    if line is not None:
+        if head:
+            head += f":{line}" + (f":{column}" if column is not None else "")
+        else:
+            head = f"line {line}" + (f", column {column}" if column is not None else "")
+    return ": ".join([p for p in (head, where) if p] + [message])
+
+
 class SktypesError(Exception):
     """Base class of every error sktypes raises for bad input.
 
     Args:
         message: what went wrong, in one line.
         file: the file the input came from, if any.
-        where: the place inside it: ``line 12``, ``/paths/~1a/get`` or ``$.a[0]``.
+        where: the place inside it that is not a line: ``/paths/~1a/get``, ``$.a[0]``, a
+            function's name.
+        line: the 1-based line in ``file`` (or in the text given), when known.
+        column: the 1-based column on that line, when known.
     """
 
-    def __init__(self, message: str, *, file: str | None = None, where: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        where: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
         self.message = message
         self.file = file
         self.where = where
+        self.line = line
+        self.column = column
         super().__init__(self._render())
 
     def _render(self) -> str:
-        place = ": ".join(p for p in (self.file, self.where) if p)
-        return f"{place}: {self.message}" if place else self.message
+        return format_error(
+            self.message, file=self.file, line=self.line, column=self.column, where=self.where
+        )
+
+    def location(self) -> Location:
+        """The error's place; ``OtherError(msg, **exc.location()._asdict())`` raises there."""
+        return Location(self.file, self.line, self.column, self.where)
+
+    def at_line(self, line: int | None, column: int | None = None) -> None:
+        """Add the line (and column) once they are known, e.g. found from a JSON pointer."""
+        self.line, self.column = line, column
+        self.args = (self._render(),)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,13 +14,13 @@ import hashlib
 import keyword
 import os
 import shutil
-import tempfile
 import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from sktypes._atomic import temporary_directory
 from sktypes._stages import stage
-from sktypes.errors import GenerationError, SktypesError
+from sktypes.errors import GenerationError, SktypesError, format_error
 from sktypes.generated import VIEWS_FILE, Binding, dump_views
 from sktypes.openapi import OpenApiPlugin, load_openapi
 from sktypes.openapi._naming import package_identifier
@@ -103,7 +103,8 @@ def render_plugin(
             ref_roots=ref_roots,
         )
     except SktypesError as exc:
-        raise GenerationError(exc.message, file=exc.file or str(path), where=exc.where) from None
+        at = exc.location()._replace(file=exc.file or str(path))
+        raise GenerationError(exc.message, **at._asdict()) from None
     with using_line_length(line_length):
         rendered = render_loaded(
             plugin, path, name=name, sync=sync, split=split, validated=validate
@@ -114,8 +115,9 @@ def render_plugin(
 class GenerationWarning(UserWarning):
     """Something in the spec the generated code does not express, and where it is.
 
-    ``str(w)`` is ``<file>:<pointer>: <what>``, e.g. ``api.yaml:/components/schemas/Pet/not:
-    not cannot be expressed in generated code``; the CLI prints it after ``warning:``.
+    ``str(w)`` is ``<file>: <pointer>: <what>`` (:func:`sktypes.errors.format_error`), e.g.
+    ``api.yaml: /components/schemas/Pet/not: not cannot be expressed in generated code``; the
+    CLI prints it after ``warning:``.
 
     Attributes:
         file: the spec file (or the ``$ref``'d file) it is in.
@@ -128,7 +130,7 @@ class GenerationWarning(UserWarning):
         self.file = file
         self.pointer = pointer
         self.message = message
-        super().__init__(f"{file}:{pointer or '/'}: {message}")
+        super().__init__(format_error(message, file=file, where=pointer or "/"))
 
 
 class RenderedPlugin(tuple[str, dict[str, str]]):
@@ -356,7 +358,7 @@ def write_package(
     stage(f"writing {len(files)} files")
     try:
         out.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{package}.", dir=out))
+        tmp = temporary_directory(out, f".{package}.")  # mode: the umask's, not 0700
         try:
             for file_name, content in files.items():
                 file = tmp / file_name

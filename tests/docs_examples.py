@@ -30,6 +30,11 @@ scratch directory holds copies of the repository's ``examples`` and ``schemas`` 
 ``sktypes check`` reads must lie in the repository: it follows no symlink out of it) and links
 to ``docs`` and ``tests``, so paths such as ``schemas/examples/...`` work as they do at the
 repository root.
+
+As a newcomer (``SKTYPES_DOCS_OUTSIDE=1``, :mod:`tests.test_newcomer`): the runner is started
+by its path with an installed sktypes' Python, in a folder that holds nothing of the
+repository; neither the repository nor its ``tests`` folder is importable, and the working
+directory is first on ``sys.path``, as for a user's ``python`` started in that folder.
 """
 
 from __future__ import annotations
@@ -61,6 +66,8 @@ COPIED = ("examples", "schemas")  # small: copies, so generated packages' inputs
 RUN_LANGS = {"python", "py", "pycon", "console"}
 OUTPUT_LANGS = {"text", "output", ""}  # "": a block without a language
 COMMAND_TIMEOUT = 300
+OUTSIDE = os.environ.get("SKTYPES_DOCS_OUTSIDE") == "1"
+"""Run as a newcomer would: the installed sktypes only, nothing of the repository importable."""
 _OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\n]*)$")
 _MARKER = re.compile(r"^[ \t]*<!--\s*docs-test:\s*(?P<kind>skip|requires)\s+(?P<arg>.*?)\s*-->\s*$")
@@ -386,7 +393,8 @@ def _console(block: Block) -> str | None:
         script += [command, f"__rc=$?; printf '\\n{_SEPARATOR}\\n'; (exit $__rc)"]
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    if not OUTSIDE:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env["COLUMNS"] = "100"
     completed = subprocess.run(
         ["bash", "-c", "\n".join(script)],
@@ -456,6 +464,8 @@ def run_in_child(kind: str, name: str, workdir: Path) -> dict[int, Result]:
 
 def _main(argv: list[str]) -> int:
     kind, name = argv
+    if OUTSIDE:  # started by path: its own folder (the repository's tests) must not be importable
+        sys.path[0] = ""
     blocks = page_blocks(ROOT / name) if kind == "page" else docstring_blocks(name)
     sys.stdin = io.StringIO()
     results = run_blocks(blocks, "docs_example_session")

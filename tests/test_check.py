@@ -46,8 +46,8 @@ def test_bad_schema_and_manual_are_reported_with_pointer(tmp_path: Path) -> None
     result = _run(str(schema), str(manual))
     assert result.returncode == 1
     assert result.stdout.splitlines() == [
-        f"{schema}:/type: 12 is not valid under any of the given schemas",
-        f"{manual}:/0/parameters/type: 'object' was expected",
+        f"{schema}:1:61: /type: 12 is not valid under any of the given schemas",
+        f"{manual}:1:31: /0/parameters/type: 'object' was expected",
     ]
 
 
@@ -68,7 +68,7 @@ def test_prompt_template_configs_are_validated_and_parsed(tmp_path: Path) -> Non
     assert check_paths([str(good)]) == []
     (broken,) = check_paths([str(bad)])
     assert broken.path == str(bad)
-    assert broken.where == "template line 1 column 7"
+    assert broken.where == "template line 1, column 7"
     (unknown,) = check_paths([str(typo)])
     assert "template_fromat" in unknown.reason
 
@@ -78,13 +78,14 @@ def test_stale_generated_package_is_flagged(tmp_path: Path) -> None:
     shutil.copy(SPEC, spec)
     package = generate_plugin(spec, tmp_path / "out", name="date_pkg")
     assert check_paths([str(package)]) == []
+    # the recorded digests say which file differs (no line: nothing is generated again)
     (package / "plugin.py").write_text((package / "plugin.py").read_text() + "# edited\n")
     assert [f.reason for f in check_paths([str(package)])] == [
         "differs from a fresh generation: regenerate"
     ]
     edited = [str(package / "plugin.py"), str(package / "models.py")]
     assert [str(f) for f in check_paths(edited)] == [
-        f"{package / 'plugin.py'}:1: differs from a fresh generation: regenerate"
+        f"{package / 'plugin.py'}: differs from a fresh generation: regenerate"
     ]
     spec.write_text(spec.read_text() + "\n# changed\n")
     [finding] = check_paths([str(package)])
@@ -101,7 +102,7 @@ def test_stale_package_split_by_tag_is_flagged(tmp_path: Path) -> None:
     assert check_paths([str(package), str(module), str(package / "models" / "_shared.py")]) == []
     module.write_text(module.read_text() + "# edited\n")
     assert [str(f) for f in check_paths([str(module)])] == [
-        f"{module}:1: differs from a fresh generation: regenerate"
+        f"{module}: differs from a fresh generation: regenerate"
     ]
 
 
@@ -161,7 +162,7 @@ def test_pre_commit_try_repo_runs_the_hook(tmp_path: Path) -> None:
     try_repo = [str(BIN / "pre-commit"), "try-repo", str(hooks), "sktypes-check", "--all-files"]
     failed = subprocess.run(try_repo, cwd=work, capture_output=True, text=True, env=env)
     assert failed.returncode == 1, failed.stdout + failed.stderr
-    assert "api.schema.json:/type:" in failed.stdout
+    assert "api.schema.json:1:2: /type:" in failed.stdout
     (work / "api.schema.json").write_text(json.dumps({"type": "object"}))
     passed = subprocess.run(try_repo, cwd=work, capture_output=True, text=True, env=env)
     assert passed.returncode == 0, passed.stdout + passed.stderr

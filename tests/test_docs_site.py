@@ -297,3 +297,21 @@ def test_a_browser_renders_the_site(
     assert any(link.rstrip("/").endswith("getting-started") for link in page.nav_links)
     assert page.code_blocks >= 1
     assert code in text
+
+
+def test_the_built_pages_have_none_of_the_known_rendering_faults(site: Path) -> None:
+    """Issue 29: code in tables shows ``|`` (not ``\\|``), the CLI reference no sentinel."""
+    faults = []
+    for page in sorted(site.rglob("*.html")):
+        text = page.read_text()
+        where = page.relative_to(site).as_posix()
+        for cell in re.findall(r"<td>(.*?)</td>", text, re.S):
+            if re.search(r"<code>[^<]*\\\|", cell):
+                faults.append(f"{where}: a literal \\| in a table's code: {cell[:80]}")
+        if "Sentinel.UNSET" in text:
+            faults.append(f"{where}: Sentinel.UNSET shown")
+    assert faults == []
+    cli = (site / "reference" / "cli" / "index.html").read_text()
+    assert "<code>None</code>" in cli
+    hydration = (site / "hydration" / "index.html").read_text()
+    assert "<code>int | None</code>" in hydration

@@ -64,7 +64,7 @@ def test_check_reports_a_refused_file_in_one_line(
 def test_check_names_the_line_of_a_bad_character(tmp_path: Path) -> None:
     path = tmp_path / "ctrl.yaml"
     path.write_text("a: 1\nb: \x01\n")
-    assert _check(path).stdout.startswith(f"{path}:line 2:")
+    assert _check(path).stdout.startswith(f"{path}:2:4: ")
 
 
 def test_a_non_utf8_module_in_a_generated_package_fails_the_check(tmp_path: Path) -> None:

@@ -92,7 +92,7 @@ def test_30000_nested_arrays_do_not_crash_the_interpreter(tmp_path: Path) -> Non
         [sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip() == f"{path}: line 1: nested deeper than 128 levels"
+    assert done.stdout.strip() == f"{path}:1:154: nested deeper than 128 levels"
 
 
 @pytest.mark.parametrize(
@@ -111,7 +111,7 @@ def test_deep_nesting_is_refused_with_its_line_in_linear_time(text: str) -> None
     with pytest.raises(OpenApiError, match=r"nested deeper than 128 levels") as info:
         load_openapi(text.encode())
     assert time.monotonic() - start < BUDGET
-    assert info.value.where is not None and info.value.where.startswith("line ")
+    assert info.value.line is not None
 
 
 def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
@@ -253,7 +253,7 @@ def test_short_ref_chains_still_validate() -> None:
 def test_numbers_json_cannot_hold_are_refused_with_their_line(text: str, line: int) -> None:
     with pytest.raises(OpenApiError, match="has no JSON form") as info:
         load_openapi(text.encode())
-    assert info.value.where == f"line {line}"
+    assert info.value.line == line
     assert "\n" not in str(info.value)
 
 
@@ -328,7 +328,7 @@ def test_control_characters_and_bad_utf8_name_their_line_in_one_line(
 ) -> None:
     with pytest.raises(OpenApiError) as info:
         load_openapi(raw)
-    assert info.value.where == f"line {line}"
+    assert info.value.line == line
     assert info.value.message.startswith(message)
     assert "\n" not in str(info.value)
 
@@ -346,7 +346,7 @@ def test_the_yaml_parser_s_own_depth_limit_is_reported_as_a_depth_with_its_line(
     with pytest.raises(OpenApiError, match=problem) as info:
         load_openapi(text, validate=False, limits=DocumentLimits(max_depth=5_000))
     if PARSER_LIMITS_DEPTH:
-        assert info.value.where is not None and info.value.where.startswith("line 2")
+        assert info.value.line == 2
     with pytest.raises(OpenApiError, match="nested deeper than 128 levels") as info:
         load_openapi(b"x: 1\n\ny: " + b"[" * 1_500 + b"]" * 1_500)
-    assert info.value.where == "line 3"
+    assert info.value.line == 3

@@ -131,7 +131,7 @@ def test_unused_remote_ref_in_the_root_file_is_refused_before_validation(
     with pytest.raises(OpenApiError) as info:
         load_openapi(path)
     assert str(info.value) == (
-        f"{path}: /components/schemas/Unused/$ref: remote $ref refused"
+        f"{path}:1:299: /components/schemas/Unused/$ref: remote $ref refused"
         " (pass allow_remote_refs=True to fetch it)"
     )
     assert hits == []
@@ -149,7 +149,8 @@ def test_remote_ref_in_a_sibling_file_only_an_unused_component_reaches(
     path = _write(tmp_path / "api.json", spec)
     with pytest.raises(OpenApiError) as info:
         load_openapi(path)
-    assert str(info.value).startswith(f"{tmp_path / 'common.json'}: /U/$ref: remote $ref refused")
+    expected = f"{tmp_path / 'common.json'}:1:33: /U/$ref: remote $ref refused"
+    assert str(info.value).startswith(expected)
     assert load_openapi(path, validate=False).view("a").return_parameter.schema is not None
     assert hits == []
 

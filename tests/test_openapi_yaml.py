@@ -94,4 +94,4 @@ def test_spec_reader_reports_yaml_problems_as_openapi_errors() -> None:
         parse_bytes(
             b"openapi: 3.0.3\nx: !!binary aGk=\n", "api.yaml", DocumentLimits(max_bytes=1000)
         )
-    assert str(info.value) == "api.yaml: line 2: unsupported YAML tag !!binary"
+    assert str(info.value) == "api.yaml:2:4: unsupported YAML tag !!binary"

@@ -10,19 +10,19 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 import re
 import shutil
 import subprocess
 import sys
 import tarfile
 import zipfile
-from collections.abc import Iterator
 from importlib.metadata import packages_distributions
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.wheel_util import build_dist, clean_env, venv_with, wheel
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("sktypes", "sktypes_codegen")
@@ -44,37 +44,11 @@ def test_the_packaged_schemas_are_the_published_ones() -> None:
 
 
 @pytest.fixture(scope="module")
-def dist(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    out = tmp_path_factory.mktemp("dist")
-    src = tmp_path_factory.mktemp("src") / "sktypes"
-    # build from a copy of the tracked files, as a fresh clone would (no .venv, no caches)
-    tracked = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    ).stdout.split(b"\0")
-    for name in filter(None, (t.decode() for t in tracked)):
-        if (ROOT / name).is_file():
-            (src / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, src / name)
-    built = subprocess.run(
-        [sys.executable, "-m", "build", "--outdir", str(out), str(src)],
-        capture_output=True,
-        text=True,
-    )
-    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
-    return out
+def dist() -> Path:
+    return build_dist()
 
 
-def _pip(env: Path) -> list[str]:
-    return [str(env / "bin" / "python"), "-m", "pip", "install", "--quiet"]
-
-
-def _wheel(dist: Path) -> Path:
-    (wheel,) = dist.glob("sktypes-*.whl")
-    return wheel
-
+_wheel = wheel
 
 _TOOL_EXTRAS = {"dev", "bench", "bench-mcp", "integration-tests", "fuzz"}
 """Extras of tools (tests, benchmarks): nothing in the library may need them."""
@@ -109,6 +83,12 @@ def test_the_wheel_holds_every_file_the_code_reads_and_no_stray_top_level(dist: 
         for p in (ROOT / "sktypes_codegen" / "templates").iterdir()
     }
     wanted |= {"sktypes/py.typed", "sktypes_codegen/py.typed"}
+    examples = ROOT / "sktypes" / "_example_files"
+    wanted |= {
+        f"sktypes/_example_files/{p.relative_to(examples).as_posix()}"
+        for p in examples.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
     assert wanted <= names, sorted(wanted - names)
     top = {n.split("/", 1)[0] for n in names if not n.split("/", 1)[0].endswith(".dist-info")}
     assert top == set(PACKAGES)
@@ -173,23 +153,17 @@ def test_every_runtime_requirement_is_imported_and_every_import_is_required(dist
 
 
 @pytest.fixture(scope="module")
-def venv(dist: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    env = tmp_path_factory.mktemp("venv") / "v"
-    subprocess.run([sys.executable, "-m", "venv", str(env)], check=True)
-    pip = subprocess.run(
-        # the runtime pins of the committed lock, as make run installs them
-        [*_pip(env), "-c", str(ROOT / "lock" / "requirements-run.txt"), str(_wheel(dist))],
-        capture_output=True,
-        text=True,
-    )
-    assert pip.returncode == 0, pip.stdout[-3000:] + pip.stderr[-3000:]
-    return env
+def venv() -> Path:
+    return venv_with()
 
 
 def _run(venv: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     return subprocess.run(
-        [str(venv / "bin" / args[0]), *args[1:]], capture_output=True, text=True, cwd=cwd, env=clean
+        [str(venv / "bin" / args[0]), *args[1:]],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=clean_env(),
     )
 
 
@@ -217,7 +191,7 @@ def test_the_installed_wheel_generates_checks_and_hydrates(venv: Path, tmp_path:
     (repo / "tools.manual.json").write_text(json.dumps([{"name": "x", "parameters": 1}]))
     bad = _run(venv, "sktypes", "check", ".", cwd=repo)
     assert bad.returncode == 1, bad.stdout + bad.stderr
-    assert "tools.manual.json:/0/parameters" in bad.stdout
+    assert "tools.manual.json:1:16: /0/parameters" in bad.stdout
     assert "Traceback" not in bad.stderr
     (repo / "answer.txt").write_text('Sure! ```json\n{"degreesFahrenheit": "71"}\n```')
     hydrated = _run(

@@ -156,9 +156,37 @@ def test_a_hand_edit_fails(work: tuple[Path, dict[str, str]]) -> None:
     try:
         run = _pre_commit(repo, env)
         assert run.returncode == 1, run.stdout + run.stderr
-        assert "plugins/pets_v1/plugin.py:1: differs from a fresh generation" in run.stdout
+        # the record's digests name the file; no line (nothing is generated again to find it)
+        assert "plugins/pets_v1/plugin.py: differs from a fresh generation" in run.stdout
         checked = _sktypes_check(repo, env)
         assert checked.returncode == 1
-        assert "plugins/pets_v1/plugin.py:1: differs" in checked.stdout
+        assert "plugins/pets_v1/plugin.py: differs" in checked.stdout
     finally:
         _reset(repo, env)
+
+
+def _documented_local_config() -> str:
+    """The ``repo: local`` block of docs/workflow.md, as a reader copies it."""
+    text = (ROOT / "docs" / "workflow.md").read_text()
+    start = text.index("```yaml\n# .pre-commit-config.yaml\nrepos:\n  - repo: local")
+    return text[start + len("```yaml\n") : text.index("```", start + 3)]
+
+
+def test_the_documented_local_hook_works_as_written(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    repo = tmp_path / "project"
+    repo.mkdir()
+    (repo / ".pre-commit-config.yaml").write_text(_documented_local_config())
+    (repo / "tools.manual.json").write_text('[{"name": "x", "parameters": 1}]\n')
+    _git(repo, env, "init", "-q")
+    _git(repo, env, "add", ".")
+    failed = _pre_commit(repo, env, "--all-files")
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert "tools.manual.json:1:" in failed.stdout and "/0/parameters" in failed.stdout
+    (repo / "tools.manual.json").write_text(
+        '[{"name": "x", "description": "d", "parameters": {"type": "object"}}]\n'
+    )
+    _git(repo, env, "add", ".")
+    passed = _pre_commit(repo, env, "--all-files")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert "sktypes check" in passed.stdout and "Passed" in passed.stdout

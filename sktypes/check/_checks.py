@@ -47,18 +47,16 @@ def check_file(path: Path) -> tuple[str | None, list[Finding]]:
     try:
         raw, data = read_document(path, str(path), SktypesError)
     except SktypesError as exc:
-        return "file", [Finding(str(path), exc.where or "", f"cannot be parsed: {exc.message}")]
+        unreadable = SktypesError(f"cannot be parsed: {exc.message}", **exc.location()._asdict())
+        return "file", [Finding.of(unreadable, str(path))]
     kind = kind_of(path, data)
     if kind == "spec":
         typo = _typo_of_version_key(data)
         if typo is not None:
             key, meant = typo
             pointer = _pointer.join("", key)
-            return kind, [
-                Finding(
-                    str(path), pointer, f"unknown top-level key {key!r}: did you mean {meant!r}?"
-                )
-            ]
+            guess = f"unknown top-level key {key!r}: did you mean {meant!r}?"
+            return kind, [Finding.of(SktypesError(guess, where=pointer), str(path))]
         return kind, _check_openapi(path, raw, data)
     if kind == "schema":
         return kind, _check_schema(path, data)
@@ -94,7 +92,7 @@ def _check_prompt_template(path: Path, data: Any) -> list[Finding]:
     try:
         load_prompt_template(path)
     except SktypesError as exc:
-        return [Finding(exc.file or str(path), exc.where or "", exc.message)]
+        return [Finding.of(exc, str(path))]
     return []
 
 
@@ -107,7 +105,7 @@ def _check_openapi(path: Path, raw: bytes, data: Any) -> list[Finding]:
     try:
         load_document(doc)
     except SktypesError as exc:
-        return [Finding(str(path), exc.where or "", exc.message)]
+        return [Finding.of(exc, str(path))]
     return []
 
 
@@ -116,8 +114,8 @@ def _check_schema(path: Path, data: Any) -> list[Finding]:
     try:
         cls.check_schema(data)
     except JsonSchemaError as exc:
-        pointer = "/" + "/".join(str(p) for p in exc.absolute_path) if exc.absolute_path else "/"
-        return [Finding(str(path), pointer, exc.message)]
+        pointer = _pointer.join("", *exc.absolute_path) or "/"
+        return [Finding.of(SktypesError(exc.message, where=pointer), str(path))]
     return []
 
 
@@ -134,6 +132,6 @@ def _looks_like_manual(data: list[Any]) -> bool:
 def _check_manual(path: Path, data: Any) -> list[Finding]:
     out = []
     for error in sorted(_manual_validator().iter_errors(data), key=lambda e: list(e.path)):
-        pointer = "/" + "/".join(str(p) for p in error.absolute_path)
-        out.append(Finding(str(path), pointer, error.message))
+        pointer = _pointer.join("", *error.absolute_path) or "/"
+        out.append(Finding.of(SktypesError(error.message, where=pointer), str(path)))
     return out

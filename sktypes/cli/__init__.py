@@ -27,6 +27,7 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "check": ("sktypes.cli._check", "check", "Check specs, schemas, manuals, packages."),
     "plan": ("sktypes.cli._plan", "plan", "Check plans against function views."),
     "serve": ("sktypes.cli._serve", "serve", "Serve plugins, specs or packages over MCP."),
+    "example": ("sktypes.cli._example", "example", "Write the guides' example files into DIR."),
 }
 
 

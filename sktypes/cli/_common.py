@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import NoReturn
 
 import click
 
+from sktypes._atomic import write_atomic
+from sktypes._documents import locate_error
 from sktypes.errors import SktypesError
 
 __all__ = [
@@ -41,7 +41,10 @@ include_option = click.option(
     "tag/operationId/function-name glob (repeatable).",
 )
 exclude_option = click.option(
-    "--exclude", multiple=True, metavar="PATTERN", help="Leave matching operations out."
+    "--exclude",
+    multiple=True,
+    metavar="PATTERN",
+    help="Leave out operations matching PATTERN (the forms of --include; repeatable).",
 )
 ref_root_option = click.option(
     "--ref-root",
@@ -77,29 +80,26 @@ def fail(message: str, code: int = 2) -> NoReturn:
     sys.exit(code)
 
 
-def fail_on(exc: SktypesError, code: int = 2) -> NoReturn:
-    """Report an sktypes error in one line (its first line) and exit."""
-    lines = str(exc).splitlines()
+def fail_on(exc: SktypesError, code: int = 2, *, file: str | None = None) -> NoReturn:
+    """Report an sktypes error in one line (its first line) and exit.
+
+    A JSON pointer in a file is given its line and column as well
+    (``file:line:column: /pointer: reason``), for editors to jump to; ``file`` names the
+    input when the error names none.
+    """
+    if file is not None and exc.file is None:
+        exc = type(exc)(exc.message, **exc.location()._replace(file=file)._asdict())
+    lines = str(locate_error(exc)).splitlines()
     fail(lines[0] if lines else type(exc).__name__, code)
 
 
-def write_atomic(path: Path, data: str | bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and an atomic rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    raw = data.encode() if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+def write_output(text: str, output: str | None, what: str = "") -> None:
+    """Print ``text``, or write it atomically to ``output`` and say so on stderr.
 
-
-def write_output(text: str, output: str | None) -> None:
-    """Print ``text`` or write it atomically to ``output``."""
+    ``what`` says what was written (``2 functions``), after the file's name.
+    """
     if output is None or output == "-":
         click.echo(text)
     else:
         write_atomic(Path(output), text if text.endswith("\n") else text + "\n")
+        click.echo(f"wrote {output}" + (f" ({what})" if what else ""), err=True)

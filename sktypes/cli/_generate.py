@@ -7,11 +7,12 @@ is generated (or, with ``--check``, compared). Exit 0 done (or fresh), 1 stale u
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
 
-from sktypes._documents import same_bytes
+from sktypes._documents import read_file, same_bytes
 from sktypes.check._findings import display
 from sktypes.cli._common import (
     exclude_option,
@@ -26,7 +27,8 @@ from sktypes.cli._common import (
 )
 from sktypes.cli._config import Target, find_pyproject, formatter_line_length, read_targets
 from sktypes.cli._progress import stages
-from sktypes.errors import SktypesError
+from sktypes.errors import SktypesError, format_error
+from sktypes.limits import DEFAULT_LIMITS
 
 __all__ = ["generate"]
 
@@ -133,6 +135,9 @@ def _one(
             package, files = rendered
             for found in rendered.warnings:  # what the generated code cannot express
                 click.echo(f"warning: {found}", err=True)
+            if not json.loads(files.get("views.json", "{}")).get("functions", [None]):
+                empty = f"{display(target.spec)}: no operations: the package has no functions"
+                click.echo(f"warning: {empty}", err=True)
             if check:
                 return _stale(target.output / package, files)
             written = write_package(
@@ -161,7 +166,25 @@ def _one(
 
 
 def _stale(package: Path, files: dict[str, str]) -> int:
-    stale = [f for f, content in files.items() if not same_bytes(package / f, content.encode())]
-    for f in stale:
-        click.echo(f"{package / f}:1: differs from a fresh generation")
-    return len(stale)
+    from sktypes.check._packages import first_difference
+
+    stale = 0
+    for f, content in files.items():
+        path = package / f
+        fresh = content.encode()
+        same = same_bytes(path, fresh)
+        if same is None:
+            click.echo(format_error("missing: regenerate the package", file=display(path)))
+        elif not same:
+            try:
+                line: int | None = first_difference(
+                    read_file(path, display(path), DEFAULT_LIMITS, SktypesError), fresh
+                )
+            except SktypesError:
+                line = None
+            reason = "differs from a fresh generation"
+            click.echo(format_error(reason, file=display(path), line=line))
+        else:
+            continue
+        stale += 1
+    return stale

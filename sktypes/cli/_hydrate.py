@@ -18,7 +18,7 @@ import orjson
 from pydantic_core import to_jsonable_python
 
 from sktypes._documents import read_file
-from sktypes.cli._common import fail
+from sktypes.cli._common import fail, fail_on
 from sktypes.cli._targets import load_object
 from sktypes.errors import HydrationError, SktypesError
 from sktypes.hydration import HydrationLimits
@@ -76,7 +76,7 @@ def hydrate(
     try:
         tp = _target(load_object(target))
     except SktypesError as exc:
-        fail(str(exc).splitlines()[0])
+        fail_on(exc)
     data = _read(source)
     try:
         value = run(tp, data, partial=partial, strict=strict, repair=not no_repair)

@@ -8,6 +8,7 @@ from sktypes._stages import stage
 from sktypes.cli._common import (
     exclude_option,
     fail,
+    fail_on,
     include_option,
     no_validate_option,
     strict_option,
@@ -102,9 +103,9 @@ def manual(
             else:
                 result = functions_manual(views, fmt, detail=detail or "full")
     except SktypesError as exc:
-        fail(str(exc).splitlines()[0])
+        fail_on(exc)
     if budget is None and not report:
-        write_output(render_manual(result), output)
+        write_output(render_manual(result), output, f"{fmt} manual of {len(views)} functions")
         return
     if budget is not None:
         levels = ", ".join(f"{n} {d}" for d, n in cost.levels().items() if n)

@@ -1,10 +1,11 @@
 """``sktypes plan check|run PLAN.json``: check a plan's wiring, or check and run it.
 
-``check --views TARGET...`` prints one line per issue (``PLAN.json: error: step 'w',
-argument 'date': ...``). ``run --plugins TARGET...`` checks, then runs the plan on a kernel
-holding those plugins and prints the output as JSON. Exit 0 when all is well (warnings are
-printed), 1 when the check finds an error (or a warning under ``--strict``) or a step fails,
-2 when the plan or a target cannot be read.
+``check --views TARGET...`` prints one line per issue (``PLAN.json:13:9: error: step 'w',
+argument 'date': ...``: the line and column of the step or argument in the file).
+``run --plugins TARGET...`` checks, then runs the plan on a kernel holding those plugins
+and prints the output as JSON. Exit 0 when all is well (warnings are printed), 1 when the
+check finds an error (or a warning under ``--strict``) or a step fails, 2 when the plan or
+a target cannot be read.
 """
 
 from __future__ import annotations
@@ -19,15 +20,17 @@ import orjson
 from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
+from sktypes import _pointer
 from sktypes._documents import read_file
-from sktypes.cli._common import fail
+from sktypes._positions import locate
+from sktypes.cli._common import fail, fail_on
 from sktypes.cli._targets import TargetError, load_module, load_object, load_views
-from sktypes.errors import SktypesError
+from sktypes.errors import PlanError, SktypesError, format_error
 from sktypes.hydration import hydrate
 from sktypes.introspect import plugin_views
 from sktypes.kernel import Kernel
 from sktypes.limits import DEFAULT_LIMITS
-from sktypes.plan import Plan, PlanRunError, check_plan, run_plan
+from sktypes.plan import Plan, PlanIssue, PlanRunError, check_plan, run_plan
 from sktypes.views import FunctionView
 
 __all__ = ["plan", "read_plan"]
@@ -38,7 +41,7 @@ def plan() -> None:
     """Check plans (steps wired by JSONPath references) against function views; run them."""
 
 
-@plan.command()
+@plan.command(short_help="Check a plan against the functions of targets.")
 @click.argument("plan_file", metavar="PLAN.json")
 @click.argument("more_views", nargs=-1, metavar="")
 @click.option(
@@ -58,17 +61,18 @@ def check(
     targets = [*views, *more_views]
     if not targets:
         fail("no functions to check against: give --views TARGET...")
-    the_plan = read_plan(Path(plan_file))
+    raw, the_plan = _read(Path(plan_file))
     try:
         function_views = load_views(targets)
     except SktypesError as exc:
-        fail(str(exc).splitlines()[0])
-    if _report(plan_file, the_plan, function_views, strict=strict, as_json=as_json):
+        fail_on(exc)
+    if _report(plan_file, raw, the_plan, function_views, strict=strict, as_json=as_json):
         raise SystemExit(1)
 
 
 def _report(
     plan_file: str,
+    raw: bytes,
     the_plan: Plan,
     views: list[FunctionView],
     *,
@@ -82,7 +86,8 @@ def _report(
         click.echo(orjson.dumps([i.to_dict() for i in issues], option=orjson.OPT_INDENT_2))
     else:
         for issue in issues:
-            click.echo(f"{plan_file}: {issue}")
+            line, column = _place(raw, _tokens_of(issue, the_plan))
+            click.echo(format_error(str(issue), file=plan_file, line=line, column=column))
     failed = any(i.severity == "error" or strict for i in issues)
     if not failed and not as_json:
         n = len(the_plan.steps)
@@ -91,7 +96,7 @@ def _report(
     return failed
 
 
-@plan.command()
+@plan.command(short_help="Check a plan, run it on plugins, print the results.")
 @click.argument("plan_file", metavar="PLAN.json")
 @click.argument("more_plugins", nargs=-1, metavar="")
 @click.option(
@@ -115,13 +120,13 @@ def run(
     targets = [*plugins, *more_plugins]
     if not targets:
         fail("no plugins to run on: give --plugins TARGET...")
-    the_plan = read_plan(Path(plan_file))
+    raw, the_plan = _read(Path(plan_file))
     try:
         kernel = load_kernel(targets)
     except SktypesError as exc:
-        fail(str(exc).splitlines()[0])
+        fail_on(exc)
     if not no_check and _report(
-        plan_file, the_plan, kernel.views, strict=strict, as_json=False, quiet=True
+        plan_file, raw, the_plan, kernel.views, strict=strict, as_json=False, quiet=True
     ):
         raise SystemExit(1)
     try:
@@ -131,29 +136,72 @@ def run(
     click.echo(orjson.dumps(to_jsonable_python(value), option=orjson.OPT_INDENT_2))
 
 
+def _tokens_of(issue: PlanIssue, the_plan: Plan) -> list[str | int]:
+    """The JSON pointer tokens of the step (and argument) an issue is about."""
+    if issue.step is None:
+        return ["output"]
+    index = next((i for i, s in enumerate(the_plan.steps) if s.id == issue.step), None)
+    if index is None:
+        return ["steps"]
+    step: list[str | int] = ["steps", index]
+    return [*step, "arguments", issue.argument] if issue.argument else step
+
+
+def _place(raw: bytes, tokens: list[str | int]) -> tuple[int | None, int | None]:
+    """The line and column of the deepest place along ``tokens`` that the file holds."""
+    for end in range(len(tokens), -1, -1):
+        found = locate(raw, _pointer.join("", *tokens[:end]) or "/")
+        if found is not None:
+            return found.key_line, found.key_column
+    return None, None
+
+
 def read_plan(path: Path) -> Plan:
     """Read a plan file; on a problem exit 2 with one line naming the file and the place.
 
     A file that is not JSON may be a model's answer (prose, a fenced block): it is read
     with ``sktypes.hydrate`` before giving up with the JSON error.
     """
+    return _read(path)[1]
+
+
+def _read(path: Path) -> tuple[bytes, Plan]:
+    """The plan file's bytes (for the places of issues) and the plan, or exit 2."""
     try:  # the one loader's reader: never past the byte limit
         data = read_file(path, str(path), DEFAULT_LIMITS, SktypesError)
     except SktypesError as exc:
-        fail(str(exc))
+        fail_on(exc)
     try:
-        return Plan.model_validate_json(data)
+        return data, Plan.model_validate_json(data)
     except ValidationError as exc:
         if exc.errors()[0]["type"] == "json_invalid":
             try:
-                return hydrate(Plan, data.decode("utf-8", errors="replace"))
+                return data, hydrate(Plan, data.decode("utf-8", errors="replace"))
             except SktypesError:
                 pass  # report the JSON error: it has the line and column
+            fail_on(_json_error(data, str(path)))
         first = exc.errors()[0]
-        where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"])
+        loc = [p for p in first["loc"] if isinstance(p, (int, str))]
+        where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc)
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
         message = first["msg"].removeprefix("Value error, ")
-        fail(f"{path}: {where}: not a plan: {message}{more}")
+        line, column = _place(data, loc)
+        error = PlanError(f"not a plan: {message}{more}", file=str(path), where=where)
+        error.at_line(line, column)
+        fail_on(error)
+
+
+def _json_error(data: bytes, file: str) -> PlanError:
+    """The place and reason of a plan file that is not JSON, as the stdlib parser reports it."""
+    import json
+
+    try:
+        json.loads(data)
+    except json.JSONDecodeError as exc:
+        return PlanError(f"not JSON: {exc.msg}", file=file, line=exc.lineno, column=exc.colno)
+    except ValueError as exc:  # not UTF-8
+        return PlanError(f"not JSON: {exc}", file=file)
+    return PlanError("not a plan", file=file)
 
 
 def load_kernel(targets: list[str]) -> Kernel:

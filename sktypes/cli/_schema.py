@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 import orjson
 
-from sktypes.cli._common import fail, write_output
+from sktypes.cli._common import fail_on, write_output
 from sktypes.cli._targets import load_object
 from sktypes.errors import SktypesError
 from sktypes.schema import DIALECTS, json_schema
@@ -24,5 +24,5 @@ def schema(target: str, dialect: str, output: str | None) -> None:
     try:
         result = json_schema(load_object(target), dialect)
     except SktypesError as exc:
-        fail(str(exc).splitlines()[0])
+        fail_on(exc)
     write_output(orjson.dumps(result, option=orjson.OPT_INDENT_2).decode(), output)

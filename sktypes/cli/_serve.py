@@ -11,7 +11,14 @@ from collections.abc import Mapping
 
 import click
 
-from sktypes.cli._common import fail, no_validate_option, strict_option
+from sktypes.cli._common import (
+    exclude_option,
+    fail,
+    fail_on,
+    include_option,
+    no_validate_option,
+    strict_option,
+)
 from sktypes.cli._progress import stages
 from sktypes.errors import SktypesError
 from sktypes.manual._shown import DETAILS
@@ -49,12 +56,8 @@ __all__ = ["serve"]
     "any; loopback origins are accepted; * accepts any). Repeatable.",
 )
 @click.option("--base-url", default=None, help="The API's URL (replaces the spec's servers).")
-@click.option(
-    "--include",
-    multiple=True,
-    help="Serve only matching operations: tag, operationId, name, or glob (/path/*). Repeatable.",
-)
-@click.option("--exclude", multiple=True, help="Leave out matching operations. Repeatable.")
+@include_option
+@exclude_option
 @click.option(
     "--impl",
     "implementations",
@@ -134,15 +137,17 @@ def serve(
     """Serve TARGETS as an MCP server: Python plugins, OpenAPI specs, generated packages, tools.
 
     Credentials for a spec's security schemes are read from SKTYPES_AUTH_* environment
-    variables; --header adds headers for specs that declare none (see docs/mcp.md). Logs go
-    to stderr; stdout is the protocol's in stdio mode. Over HTTP, every request's Host and
-    Origin are checked (DNS rebinding): a foreign Host is answered 421, a foreign Origin
-    403, whatever --host is.
+    variables; --header adds headers for specs that declare none (see the MCP guide of the
+    documentation). Logs go to stderr; stdout is the protocol's in stdio mode. Over HTTP, every
+    request's Host and Origin are checked (DNS rebinding): a foreign Host is answered 421, a
+    foreign Origin 403, whatever --host is.
     """
     try:
         from sktypes.integrations import mcp
     except ImportError as exc:
-        fail(f"sktypes serve needs the MCP SDK: pip install 'sktypes[mcp]' ({exc})")
+        from sktypes._install import install_hint
+
+        fail(f"sktypes serve needs the MCP SDK ({exc}): {install_hint('mcp')}")
     _logging(verbose)
     try:
         extra = header_values(headers, os.environ)
@@ -164,7 +169,7 @@ def serve(
                 detail=detail,
             )
     except SktypesError as exc:
-        fail(str(exc).splitlines()[0])
+        fail_on(exc)
     # SIGTERM stops the server the way Ctrl-C does: sessions end, the HTTP client closes
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from sktypes._documents import read_document
-from sktypes.cli._common import exclude_option, fail, include_option, write_output
+from sktypes.cli._common import exclude_option, fail, fail_on, include_option, write_output
 from sktypes.errors import ManualError, SktypesError
 
 __all__ = ["stubs"]
@@ -52,12 +52,11 @@ def stubs(
     try:
         _, data = read_document(path, tools, ManualError, strict_json=True)
     except SktypesError as exc:
-        fail(str(exc))
+        fail_on(exc)
     try:
         source = generate_stubs(views_from_manual(data), protocol=protocol, source=path.name)
     except SktypesError as exc:
-        message = str(exc).splitlines()[0]
-        fail(message if message.startswith(tools) else f"{tools}: {message}")
+        fail_on(exc, file=tools)
     write_output(source.rstrip("\n"), output)
 
 

@@ -75,21 +75,34 @@ def load_views(
     return views
 
 
+_TARGET_FORMS = (
+    "a folder, not a target: name a Python file (path/to/file.py), a module (pkg.mod, "
+    "pkg.mod:Class, pkg.mod:func), an OpenAPI document or a JSON tool list"
+)
+_NOT_A_DOCUMENT = (
+    "not an OpenAPI document (no 'openapi' or 'swagger' field) nor a tool list "
+    "(a JSON array of tools, or an object with 'tools')"
+)
+_TOOL_KEYS = ("tools", "name", "function", "functionDeclarations")
+"""Keys one of which a tool list document, or a single tool, has at its top level."""
+
+
 def _named(views: Sequence[FunctionView]) -> list[tuple[FunctionView, Candidate]]:
     return [(v, Candidate(names=(v.name, v.fully_qualified_name))) for v in views]
 
 
 def _views_of(target: str, options: SpecOptions) -> list[tuple[FunctionView, Candidate]]:
     path = Path(target)
+    if path.is_dir():
+        raise TargetError(_TARGET_FORMS, file=target)
     if path.suffix in _SPEC_SUFFIXES:
         return _document_views(path, options)
     if path.suffix == ".py":
         return _named(_module_views(import_file(path), target))
     module_name, _, attr = target.partition(":")
-    module = import_named(module_name, target)
     if not attr:
-        return _named(_module_views(module, target))
-    obj = load_object(target)
+        return _named(_module_views(import_named(module_name, target), target))
+    obj = load_object(target)  # pkg.mod:Name or path/to/file.py:Name
     if inspect.isfunction(obj) or inspect.ismethod(obj):
         return _named([function_view(obj)])
     return _named(plugin_views(obj))
@@ -108,7 +121,12 @@ def _module_views(module: types.ModuleType, target: str) -> list[FunctionView]:
             except SktypesError:
                 continue  # a class without kernel functions
     if not views:
-        raise TargetError("no @kernel_function found", where=target)
+        hint = (
+            f"; name a plain function to read it anyway: {target}:FUNCTION"
+            if ":" not in target
+            else ""
+        )
+        raise TargetError(f"no @kernel_function found{hint}", where=target)
     return views
 
 
@@ -145,6 +163,9 @@ def _document_views(
         for warning in plugin.warnings:
             options.warn(f"{path}:{warning}")
         return [(op.view, operation_candidate(op)) for op in plugin.operations]
+    if data is None or (isinstance(data, dict) and not any(k in data for k in _TOOL_KEYS)):
+        empty = "an empty document: " if data is None else ""
+        raise TargetError(f"{empty}{_NOT_A_DOCUMENT}", file=str(path))
     found = _named(_manual_views(path, data))
     if include or exclude:
         return select(found, [c for _, c in found], include, exclude)

@@ -59,4 +59,6 @@ def views(
             data = [view.to_dict() for view in found]
     except SktypesError as exc:
         fail(str(exc).splitlines()[0])
-    write_output(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode(), output)
+    write_output(
+        orjson.dumps(data, option=orjson.OPT_INDENT_2).decode(), output, f"{len(data)} views"
+    )

@@ -57,7 +57,8 @@ def loads(text: str | bytes) -> Any:
         raise ContentError(
             "an integer beyond 64 bits cannot be read exactly (and could not be written back); "
             "write it as a string",
-            where=f"line {line}, column {column}",
+            line=line,
+            column=column,
         )
     return orjson.loads(raw)
 

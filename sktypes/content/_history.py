@@ -238,7 +238,8 @@ class ChatHistory(MutableSequence[ChatMessageContent]):
         except orjson.JSONDecodeError as exc:
             raise ContentError(f"not valid JSON: {exc}", file=file) from None
         except ContentError as exc:
-            raise ContentError(exc.message, file=file, where=exc.where) from None
+            at = exc.location()._replace(file=file)
+            raise ContentError(exc.message, **at._asdict()) from None
         return cls._restore(data, kernel, file)
 
 

@@ -21,7 +21,14 @@ from sktypes.openapi._params import ParamContext
 from sktypes.openapi._refs import Place, Refs
 from sktypes.openapi._schemas import SchemaConverter
 from sktypes.openapi._select import Candidate, select
-from sktypes.openapi._source import Document, check_tree, digest_of, parse_bytes, read_path
+from sktypes.openapi._source import (
+    Document,
+    check_tree,
+    digest_of,
+    locate,
+    parse_bytes,
+    read_path,
+)
 from sktypes.openapi._streaming import recognise_stream
 from sktypes.openapi._verdicts import Verdict, validate_once
 from sktypes.views import ReturnParameterView
@@ -119,12 +126,39 @@ def load_document(
     A caller that had to look inside the document first need not parse it twice.
     """
     lim = limits or DEFAULT_LIMITS
-    version, version_text = _version(doc)
+    try:
+        version, version_text = _version(doc)
+    except OpenApiError as exc:
+        _add_line(exc, [doc])
+        raise
     warnings: list[str] = []
     roots = [Path(r) for r in ref_roots]
     refs = Refs(doc, allow_remote=allow_remote_refs, limits=lim, ref_roots=roots)
     schemas = SchemaConverter(refs, version, warnings.append)
     stage(f"building views of {doc.display}")
+    try:
+        return _load(doc, refs, schemas, version, version_text, plugin_name, validate, strict,
+                     flatten_body, warnings, tuple(include), tuple(exclude))  # fmt: skip
+    except OpenApiError as exc:
+        _add_line(exc, [d for _, d in refs.documents()])
+        raise
+
+
+def _load(
+    doc: Document,
+    refs: Refs,
+    schemas: SchemaConverter,
+    version: int,
+    version_text: str,
+    plugin_name: str | None,
+    validate: bool,
+    strict: bool,
+    flatten_body: bool,
+    warnings: list[str],
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+) -> OpenApiPlugin:
+    """Build the views, then validate (the body of :func:`load_document`)."""
     try:
         plugin = _build(
             doc,
@@ -136,8 +170,8 @@ def load_document(
             flatten_body,
             strict=validate and strict,
             warnings=warnings,
-            include=tuple(include),
-            exclude=tuple(exclude),
+            include=include,
+            exclude=exclude,
         )
     except RecursionError:
         raise OpenApiError("document nested too deeply", file=doc.display) from None
@@ -156,6 +190,19 @@ def load_document(
             warnings.extend(verdict.problems)
         plugin = dataclasses.replace(plugin, validation=verdict)
     return plugin
+
+
+def _add_line(exc: OpenApiError, documents: Iterable[Document]) -> None:
+    """Give an error naming a JSON pointer the line and column of that place in its file."""
+    where = exc.where
+    if exc.line is not None or not where or where == "/" or not where.startswith("/"):
+        return
+    for doc in documents:
+        if doc.display == exc.file:
+            found = locate(doc.raw(), where)
+            if found is not None:
+                exc.at_line(found.key_line, found.key_column)
+            return
 
 
 def _reported(doc: Document, version: int, refs: Refs) -> Verdict:
@@ -230,7 +277,7 @@ def _encode(text: str) -> bytes:
     except UnicodeEncodeError as exc:
         line = text.count("\n", 0, exc.start) + 1
         raise OpenApiError(
-            "a lone surrogate is not Unicode text", file="<string>", where=f"line {line}"
+            "a lone surrogate is not Unicode text", file="<string>", line=line
         ) from None
 
 

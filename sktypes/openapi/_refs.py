@@ -156,7 +156,7 @@ class Refs:
             if not admit:
                 raise self.error(f"$ref {ref!r}: its document was not admitted", place)
             try:  # load it here: referencing would hide why a document cannot be retrieved
-                self._admit(doc_uri, place.uri)
+                self._admit(doc_uri, place.uri, ref)
             except _Refused as exc:
                 raise self.error(str(exc), place) from None
         resolver = self._resolvers.get(doc_uri)
@@ -224,7 +224,7 @@ class Refs:
                     continue
                 seen.add(target)
                 try:
-                    self._admit(target, uri)
+                    self._admit(target, uri, ref)
                 except _Missing:
                     continue
                 except (_Refused, OpenApiError) as exc:
@@ -239,6 +239,20 @@ class Refs:
                     raise self.error(str(exc), place) from None
                 todo.append(target)
 
+    def first_unresolvable(self) -> OpenApiError | None:
+        """The error of the first ``$ref`` (in any admitted document) that cannot be followed.
+
+        For the error path only (a walk over every ``$ref``): when a validator fails on a
+        reference, this names the reference and its place in its file.
+        """
+        for uri, doc in self.documents():
+            for ref, pointer in _refs_in(doc.data):
+                try:
+                    self.lookup(ref, Place(uri, pointer))
+                except OpenApiError as exc:
+                    return exc
+        return None
+
     def local_files(self) -> list[Path]:
         """The local files admitted so far (the root first, then sorted)."""
         paths = [path_of_uri(uri) for uri in self._docs if _scheme(uri) == "file"]
@@ -250,56 +264,62 @@ class Refs:
         return ("" if uri == self.root_uri else self.display(uri)) + "#" + fragment
 
     # -- admission -----------------------------------------------------------------------
-    def _admit(self, uri: str, referrer: str) -> None:
-        """Load the document at ``uri`` (named in ``referrer``) if the policy allows it."""
+    def _admit(self, uri: str, referrer: str, written: str | None = None) -> None:
+        """Load the document at ``uri`` (named in ``referrer``) if the policy allows it.
+
+        Messages show the ``$ref`` as ``written`` (``./schemas/pet.yaml``), not resolved.
+        """
+        shown = repr(written) if written is not None else repr(uri)
         if uri in self._docs:
             return
         scheme = _scheme(uri)
         if scheme == "file":
             if _scheme(referrer) in _REMOTE:
-                raise _Refused(f"$ref {uri!r}: a remote document cannot refer to local files")
-            path = self._local_path(uri)
+                raise _Refused(f"$ref {shown}: a remote document cannot refer to local files")
+            path = self._local_path(uri, shown)
             try:
                 found = path.exists()
             except OSError as exc:  # a name too long for the file system
-                raise _Missing(f"$ref {uri!r} cannot be loaded: {exc.strerror}") from None
+                raise _Missing(f"$ref {shown} cannot be loaded: {exc.strerror}") from None
             if not found:
-                raise _Missing(f"$ref {uri!r} cannot be loaded: no such file")
+                raise _Missing(f"$ref {shown} cannot be loaded: no such file")
             doc = read_path(path, self.display(uri), self._limits, regular_only=True)
         elif scheme in _REMOTE:
             if not self._allow_remote:
                 raise _Refused(
-                    f"remote $ref {uri!r} refused (pass allow_remote_refs=True to fetch it)",
+                    f"remote $ref {shown} refused (pass allow_remote_refs=True to fetch it)",
                     remote=True,
                 )
             doc = self._fetch(uri)
         elif self.root_uri == MEMORY_URI and not scheme:
             raise _Refused(
-                f"$ref {uri!r} is relative to a spec given in memory; load the spec from its "
+                f"$ref {shown} is relative to a spec given in memory; load the spec from its "
                 "file to resolve it"
             )
         else:
-            raise _Refused(f"$ref {uri!r} uses an unsupported URI scheme")
+            raise _Refused(f"$ref {shown} uses an unsupported URI scheme")
         self._docs[uri] = doc
         self._display.setdefault(uri, doc.display)
         self._resources[uri] = Resource.opaque(doc.data)
 
-    def _local_path(self, uri: str) -> Path:
+    def _local_path(self, uri: str, shown: str) -> Path:
         parts = urlsplit(uri)
         if parts.netloc not in ("", "localhost"):
-            raise _Refused(f"$ref {uri!r} names a file on another host; refused")
+            raise _Refused(f"$ref {shown} names a file on another host; refused")
         text = unquote(parts.path)
         if "\x00" in text:
-            raise _Refused(f"$ref {uri!r} names a path with a NUL byte; refused")
+            raise _Refused(f"$ref {shown} names a path with a NUL byte; refused")
         path = Path(text).resolve()  # symlinks and .. resolved
         if not any(path.is_relative_to(root) for root in self.roots):
+            root = self._docs[self.root_uri]
+            spec_dir = posixpath.dirname(root.display) or "." if root.path else None
             where = (
-                f"outside the spec's directory {self.roots[0]}"
+                f"outside the spec's directory {spec_dir or self.roots[0]}"
                 if self.roots
                 else "a local file, and the spec was given in memory"
             )
             raise _Refused(
-                f"$ref {uri!r} is {where}; refused (list its directory in ref_roots to allow it)"
+                f"$ref {shown} is {where}; refused (list its directory in ref_roots to allow it)"
             )
         return path
 

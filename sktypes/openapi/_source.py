@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from sktypes._documents import check_tree, line_of, parse_document, read_file
+from sktypes._documents import check_tree, line_of, locate, parse_document, read_file
 from sktypes.errors import OpenApiError
 from sktypes.limits import DEFAULT_LIMITS, DocumentLimits
 
@@ -24,6 +24,7 @@ __all__ = [
     "check_tree",
     "digest_of",
     "line_of",
+    "locate",
     "parse_bytes",
     "path_of_uri",
     "read_path",

@@ -147,6 +147,12 @@ def validate_spec(
             return
         raise OpenApiError(message, file=doc.display) from None
     except Exception as exc:  # the validator leaks referencing/IO errors: report, don't crash
+        broken = refs.first_unresolvable()  # name the $ref and its place, not the validator's
+        if broken is not None:
+            if report is not None:
+                report(f"{broken.where or '/'}: {broken.message}")
+                return
+            raise broken from None
         refused = _cause(exc, _NotAdmitted)
         message = (
             f"the spec does not validate: {refused}"
@@ -188,7 +194,7 @@ def check_item_schemas(doc: Document, report: Callable[[str], None] | None = Non
         if report is not None:
             report(f"{where}: {message}")
             continue
-        raise OpenApiError(message, file=doc.display, where=where)
+        raise OpenApiError(message, file=doc.display, where=inner)  # load adds line:column
 
 
 def _item_schemas(data: Any) -> Iterator[tuple[str, Any]]:
@@ -229,7 +235,9 @@ def _message(error: ValidationError) -> str:
 
 
 def _raise(doc: Document, error: ValidationError) -> None:
-    raise OpenApiError(_message(error), file=doc.display, where=_where(doc, error))
+    """The error at its pointer; ``load_document`` adds the pointer's line and column."""
+    pointer = _pointer_of(error.absolute_path) or "/"
+    raise OpenApiError(_message(error), file=doc.display, where=pointer)
 
 
 def _report_all(

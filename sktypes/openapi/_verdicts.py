@@ -77,6 +77,8 @@ class Verdict:
         validator: the validator and its version (``openapi-spec-validator 0.8.5``).
         message: the first error's message; ``None`` for a valid spec.
         where: the first error's place (pointer and line), if it has one.
+        file: the file of the first error when it is not the spec itself (a ``$ref``'d
+            document), relative to the spec's folder (``schemas/pet.yaml``).
         problems: reported as warnings (``strict=False``): every problem, one line each
             (``<pointer> (line N): <message>``); empty for a valid spec.
     """
@@ -86,6 +88,7 @@ class Verdict:
     message: str | None = None
     where: str | None = None
     problems: tuple[str, ...] = ()
+    file: str | None = None
 
     @property
     def valid(self) -> bool:
@@ -98,6 +101,8 @@ class Verdict:
         out["valid"] = self.valid
         if self.message is not None:
             out["error"] = {"message": self.message, "where": self.where}
+            if self.file is not None:
+                out["error"]["file"] = self.file
         if self.problems:
             out["problems"] = list(self.problems)
         return out
@@ -122,15 +127,22 @@ class Verdict:
         ):
             return cls(key, validator, problems=tuple(problems))
         if data.get("valid") is False and isinstance(error, Mapping):
-            message, where = error.get("message"), error.get("where")
-            if isinstance(message, str) and (where is None or isinstance(where, str)):
-                return cls(key, validator, message, where)
+            message, where, file = error.get("message"), error.get("where"), error.get("file")
+            if (
+                isinstance(message, str)
+                and (where is None or isinstance(where, str))
+                and (file is None or isinstance(file, str))
+            ):
+                return cls(key, validator, message, where, file=file)
         return None
 
     def check(self, display: str) -> None:
-        """Raise the recorded error, naming ``display``; nothing for a valid spec."""
+        """Raise the recorded error, naming ``display`` (or the file beside it); none if valid."""
         if self.message is not None:
-            raise OpenApiError(self.message, file=display, where=self.where)
+            file = display
+            if self.file is not None:
+                file = posixpath.normpath(posixpath.join(posixpath.dirname(display), self.file))
+            raise OpenApiError(self.message, file=file, where=self.where)
 
 
 @cache
@@ -275,7 +287,10 @@ def validate_once(
         lines = validate()
         verdict = Verdict(key or "", _validator_name(), problems=tuple(lines or ()))
     except OpenApiError as exc:
-        verdict = Verdict(key or "", _validator_name(), exc.message, exc.where)
+        file = None  # the spec itself; a $ref'd document: its path from the spec's folder
+        if exc.file is not None and exc.file != doc.display and "://" not in exc.file:
+            file = posixpath.relpath(exc.file, posixpath.dirname(doc.display) or ".")
+        verdict = Verdict(key or "", _validator_name(), exc.message, exc.where, file=file)
     if key is not None and not verdict.valid:
         verdict = dataclasses.replace(verdict, key=f"{key}-{mode}")
     if key is not None:

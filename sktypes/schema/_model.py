@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
 from sktypes import _pointer
+from sktypes.errors import format_error
 from sktypes.jsondoc import JsonDocument
 from sktypes.schema._nodes import AnyNode, Node, OpaqueNode, RefNode
 
@@ -41,8 +42,8 @@ class Unsupported:
 
     def warning(self, file: str) -> str:
         """The line a code generator prints for it."""
-        where = self.pointer or "/"
-        return f"warning: {file}:{where}: {self.keyword} cannot be expressed in generated code"
+        what = f"{self.keyword} cannot be expressed in generated code"
+        return "warning: " + format_error(what, file=file, where=self.pointer or "/")
 
 
 class SchemaModel:

@@ -40,7 +40,7 @@ def in_file(exc: TemplateError, file: str | None) -> TemplateError:
     """``exc`` naming ``file`` (the config's source) when it names no file yet."""
     if file is None or exc.file is not None:
         return exc
-    return type(exc)(exc.message, file=file, where=exc.where)
+    return type(exc)(exc.message, **exc.location()._replace(file=file)._asdict())
 
 
 def find_function(kernel: TemplateKernel | None, name: str, where: str | None = None) -> Any:

@@ -25,6 +25,7 @@ from pydantic import (
     model_validator,
 )
 
+from sktypes.errors import Location
 from sktypes.views import ParameterView
 
 __all__ = [
@@ -181,6 +182,7 @@ class PromptTemplateConfig(BaseModel):
 
     _file: str | None = PrivateAttr(default=None)
     _first_line: int | None = PrivateAttr(default=None)
+    _indent: int = PrivateAttr(default=0)
 
     @field_validator("description", "template", mode="before")
     @classmethod
@@ -210,18 +212,21 @@ class PromptTemplateConfig(BaseModel):
         """The file the config was loaded from (``None`` when built in code)."""
         return self._file
 
-    def place(self, line: int, column: int | None = None) -> tuple[str | None, str]:
-        """Return ``(file, where)`` for a line (and column) of the template text.
+    def place(self, line: int, column: int | None = None) -> Location:
+        """Where a line (and column) of the template text is, for messages.
 
-        Loaded from a file with the template as a ``|`` block, the line is the file's;
-        otherwise it is counted from the template's start (``template line 3``).
+        Loaded from a file with the template as a ``|`` block, the line and column are the
+        file's (``story.yaml:7:5``); from a file otherwise, they are counted from the
+        template's start (``story.yaml: template line 3, column 1``); in code, the
+        template's own (``line 3, column 1``).
         """
-        col = f" column {column}" if column is not None else ""
         if self._first_line is not None:
-            return self._file, f"line {self._first_line + line - 1} (template line {line}{col})"
+            at = None if column is None else column + self._indent
+            return Location(self._file, self._first_line + line - 1, at)
         if self._file is not None:
-            return self._file, f"template line {line}{col}"
-        return None, f"line {line}{col}"
+            col = f", column {column}" if column is not None else ""
+            return Location(self._file, where=f"template line {line}{col}")
+        return Location(None, line, column)
 
     def variable(self, name: str) -> InputVariable | None:
         """Return the declared variable called ``name`` (case-insensitive), if any."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sktypes.errors import TemplateError, UnknownTemplateFormatError
+from sktypes.errors import Location, TemplateError, UnknownTemplateFormatError
 from sktypes.templates._calls import helper_candidates, in_file, kernel_finder, resolve_helper
 from sktypes.templates._config import (
     HANDLEBARS_FORMAT,
@@ -85,8 +85,8 @@ class HandlebarsPromptTemplate:
         try:
             nodes = parse(config.template, self._limits.max_depth)
         except SyntaxProblem as exc:
-            file, where = self._place(exc.position)
-            raise TemplateError(f"handlebars: {exc.message}", file=file, where=where) from None
+            at = self._place(exc.position)._asdict()
+            raise TemplateError(f"handlebars: {exc.message}", **at) from None
         self._body = compile_template(nodes)
         self._parameters = template_parameters(config, _variables(nodes))
         self._functions = tuple(
@@ -139,8 +139,8 @@ class HandlebarsPromptTemplate:
                 assert body.run is not None
                 text = await body.run(scope, state)
         except RenderProblem as exc:
-            file, where = self._place(exc.position)
-            raise TemplateError(f"handlebars: {exc.message}", file=file, where=where) from None
+            at = self._place(exc.position)._asdict()
+            raise TemplateError(f"handlebars: {exc.message}", **at) from None
         except TemplateError as exc:  # a kernel call, or the output limit
             raise in_file(exc, file) from exc.__cause__
         except Exception as exc:  # e.g. a property of a value that raised
@@ -148,9 +148,9 @@ class HandlebarsPromptTemplate:
             raise TemplateError(problem, file=file) from None
         return budget.check(text)
 
-    def _place(self, position: int | None) -> tuple[str | None, str | None]:
+    def _place(self, position: int | None) -> Location:
         if position is None:
-            return self._config.source_file, None
+            return Location(self._config.source_file)
         source = self._config.template
         position = min(position, len(source))
         line = source.count("\n", 0, position) + 1

@@ -24,7 +24,7 @@ import jinja2
 from jinja2 import meta, nodes
 from markupsafe import Markup
 
-from sktypes.errors import TemplateError, UnknownTemplateFormatError
+from sktypes.errors import Location, TemplateError, UnknownTemplateFormatError
 from sktypes.templates._calls import (
     bind_arguments,
     helper_candidates,
@@ -98,8 +98,8 @@ class Jinja2PromptTemplate:
             finally:
                 BUDGET.reset(token)
         except jinja2.TemplateSyntaxError as exc:
-            file, where = config.place(exc.lineno)
-            raise TemplateError(exc.message or "syntax error", file=file, where=where) from None
+            at = config.place(exc.lineno)._asdict()
+            raise TemplateError(exc.message or "syntax error", **at) from None
         except RecursionError:  # Jinja2's parser and compiler recurse on nested expressions
             raise TemplateError(
                 "jinja2: the template nests expressions too deeply to be parsed",
@@ -165,9 +165,7 @@ class Jinja2PromptTemplate:
         except TemplateError as exc:  # a kernel call, or a limit
             raise in_file(exc, config.source_file) from exc.__cause__
         except jinja2.TemplateError as exc:
-            lineno = getattr(exc, "lineno", None)
-            file, where = config.place(lineno) if lineno else (config.source_file, None)
-            raise TemplateError(f"jinja2: {exc}", file=file, where=where) from None
+            raise TemplateError(f"jinja2: {exc}", **_place(config, exc)) from None
         except Exception as exc:  # e.g. a TypeError from an expression on bad values
             problem = f"jinja2: {type(exc).__name__}: {exc}"
             raise TemplateError(problem, file=config.source_file) from None
@@ -243,3 +241,9 @@ class Jinja2PromptTemplateFactory:
                 f"not {config.template_format!r}"
             )
         return Jinja2PromptTemplate(config, self.limits)
+
+
+def _place(config: PromptTemplateConfig, exc: Exception) -> dict[str, Any]:
+    """The place of a Jinja2 error (its line when Jinja2 knows it) as error keywords."""
+    lineno = getattr(exc, "lineno", None)
+    return (config.place(lineno) if lineno else Location(config.source_file))._asdict()

@@ -74,33 +74,33 @@ def parse_prompt_template_config(text: str, *, file: str | None = None) -> Promp
         raw = text.encode("utf-8")
     except UnicodeEncodeError as exc:
         line = text.count("\n", 0, exc.start) + 1
-        raise TemplateError(
-            "a lone surrogate is not Unicode text", file=file, where=f"line {line}"
-        ) from None
-    data = parse_document(
-        raw, file, TemplateError, PROMPT_CONFIG_LIMITS, strict_json=True, columns=True
-    )
+        raise TemplateError("a lone surrogate is not Unicode text", file=file, line=line) from None
+    data = parse_document(raw, file, TemplateError, PROMPT_CONFIG_LIMITS, strict_json=True)
     if not isinstance(data, dict):
-        raise TemplateError("a prompt template config must be a mapping", file=file, where="line 1")
+        raise TemplateError("a prompt template config must be a mapping", file=file, line=1)
     try:
         config = PromptTemplateConfig.model_validate(data)
     except ValidationError as exc:
         raise _validation_error(exc, raw, file) from None
     config._file = file
-    config._first_line = _block_start(raw)
+    config._first_line, config._indent = _block_start(raw)
     return config
 
 
-def _block_start(raw: bytes) -> int | None:
-    """The file line where the ``template`` text starts, when it is a ``|`` block scalar.
+def _block_start(raw: bytes) -> tuple[int | None, int]:
+    """The line where the ``template`` text starts when it is a ``|`` block, and its indent.
 
-    Only a literal block keeps the template's lines as the file's lines; for other styles
-    errors count lines from the template's start.
+    Only a literal block keeps the template's lines as the file's lines (and its columns,
+    shifted by the indentation); for other styles errors count from the template's start.
     """
     found = locate(raw, "/template", PROMPT_CONFIG_LIMITS)
-    if found is not None and found.style == "|":
-        return found.line + 1  # the line after "template: |"
-    return None
+    if found is None or found.style != "|":
+        return None, 0
+    first = found.line + 1  # the line after "template: |"
+    for text in raw.splitlines()[first - 1 :]:
+        if text.strip():
+            return first, len(text) - len(text.lstrip(b" "))
+    return first, 0
 
 
 def _validation_error(exc: ValidationError, raw: bytes, file: str | None) -> TemplateError:
@@ -115,8 +115,7 @@ def _validation_error(exc: ValidationError, raw: bytes, file: str | None) -> Tem
         at = f" (line {line})" if line is not None else ""
         problems.append(f"{path}{at}: {error['msg']}")
     message = "invalid prompt template config: " + "; ".join(problems)
-    where = f"line {first_line}" if first_line is not None else None
-    return TemplateError(message, file=file, where=where)
+    return TemplateError(message, file=file, line=first_line)
 
 
 _UNION_TAGS = frozenset({"function-after[_valid_schema(), nullable[dict[str,any]]]"})

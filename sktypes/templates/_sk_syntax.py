@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sktypes.errors import TemplateError
+from sktypes.errors import Location, TemplateError
 
 __all__ = ["Call", "Text", "Val", "Var", "parse"]
 
@@ -59,14 +59,14 @@ class Call:
         function: the function name.
         first: the positional argument, bound to the function's first parameter.
         named: ``(parameter, value)`` pairs.
-        where: ``line L column C`` of the block, for render errors.
+        place: where the block is, for render errors.
     """
 
     plugin: str
     function: str
     first: Var | Val | None
     named: tuple[tuple[str, Var | Val], ...]
-    where: str
+    place: Location
 
     @property
     def name(self) -> str:
@@ -77,12 +77,12 @@ class Call:
 Block = Text | Var | Val | Call
 
 
-Locator = Callable[[int, int], tuple[str | None, str]]
-"""Maps a template line and column to ``(file, where)`` for messages."""
+Locator = Callable[[int, int], Location]
+"""Maps a template line and column to where it is, for messages."""
 
 
-def _plain(line: int, column: int) -> tuple[str | None, str]:
-    return None, f"line {line} column {column}"
+def _plain(line: int, column: int) -> Location:
+    return Location(None, line, column)
 
 
 def parse(text: str, locate: Locator = _plain) -> list[Block]:
@@ -134,8 +134,7 @@ def parse(text: str, locate: Locator = _plain) -> list[Block]:
             else:
                 line = text.count("\n", 0, start) + 1
                 column = start - (text.rfind("\n", 0, start) + 1) + 1
-                file, where = locate(line, column)
-                blocks.append(_code_block(code, where, file))
+                blocks.append(_code_block(code, locate(line, column)))
             end_of_last = pos + 2
             found = False
     if end_of_last < len(text):
@@ -150,58 +149,55 @@ def _add_text(blocks: list[Block], text: str) -> None:
         blocks.append(Text(text))
 
 
-def _code_block(code: str, where: str, file: str | None) -> Block:
-    tokens = _tokenize(code, where, file)
+def _code_block(code: str, place: Location) -> Block:
+    tokens = _tokenize(code, place)
     first = tokens[0]
     if first[0] in ("var", "val"):
-        return _operand(first, where, file)  # anything after a lone value is ignored
+        return _operand(first, place)  # anything after a lone value is ignored
     if first[0] == "named":
-        raise _error(f"a block cannot start with the named argument {first[1]!r}", where, file)
+        raise _error(f"a block cannot start with the named argument {first[1]!r}", place)
     match = _FUNCTION_ID.fullmatch(first[1])
     if match is None:
-        raise _error(f"{first[1]!r} is not a function name (plugin.function)", where, file)
+        raise _error(f"{first[1]!r} is not a function name (plugin.function)", place)
     positional: Var | Val | None = None
     named: list[tuple[str, Var | Val]] = []
     for index, (kind, content) in enumerate(tokens[1:], start=1):
         if kind == "named":
-            named.append(_named(content, where, file))
+            named.append(_named(content, place))
         elif index == 1 and kind in ("var", "val"):
-            positional = _operand((kind, content), where, file)
+            positional = _operand((kind, content), place)
         else:
             raise _error(
                 f"{content!r}: only the first argument may be positional; "
                 "the others must be named (name=$var or name='value')",
-                where,
-                file,
+                place,
             )
-    return Call(match.group(1) or "", match.group(2), positional, tuple(named), where)
+    return Call(match.group(1) or "", match.group(2), positional, tuple(named), place)
 
 
-def _operand(token: tuple[str, str], where: str, file: str | None) -> Var | Val:
+def _operand(token: tuple[str, str], place: Location) -> Var | Val:
     kind, content = token
     if kind == "var":
         match = _VAR.fullmatch(content)
         if match is None:
-            raise _error(f"{content!r} is not a variable name ($name)", where, file)
+            raise _error(f"{content!r} is not a variable name ($name)", place)
         return Var(match.group(1))
     value = _VAL.fullmatch(content)
     if value is None:
-        raise _error(f"{content!r} is not a quoted value", where, file)
+        raise _error(f"{content!r} is not a quoted value", place)
     return Val(value.group(2))
 
 
-def _named(content: str, where: str, file: str | None) -> tuple[str, Var | Val]:
+def _named(content: str, place: Location) -> tuple[str, Var | Val]:
     match = _NAMED_ARG.fullmatch(content)
     if match is None:
-        raise _error(
-            f"{content!r} is not a named argument (name=$var or name='value')", where, file
-        )
+        raise _error(f"{content!r} is not a named argument (name=$var or name='value')", place)
     if match.group(2) is not None:
         return match.group(1), Var(match.group(2))
     return match.group(1), Val(match.group(4))
 
 
-def _tokenize(code: str, where: str, file: str | None) -> list[tuple[str, str]]:
+def _tokenize(code: str, place: Location) -> list[tuple[str, str]]:
     """Split a block's code into ``(kind, content)`` tokens, as Semantic Kernel does.
 
     Kinds: ``var`` (``$x``), ``val`` (a quoted value, escapes applied), ``id`` (a function
@@ -257,7 +253,7 @@ def _tokenize(code: str, where: str, file: str | None) -> list[tuple[str, str]]:
         content.append(char)
         if kind is None:
             if not separated:
-                raise _error("tokens must be separated by at least one space", where, file)
+                raise _error("tokens must be separated by at least one space", place)
             if char in _QUOTES:
                 kind = "val"
                 delimiter = char
@@ -272,9 +268,9 @@ def _tokenize(code: str, where: str, file: str | None) -> list[tuple[str, str]]:
     elif kind in ("var", "val"):
         tokens.append((kind, text))
     else:
-        raise _error("tokens must be separated by at least one space", where, file)
+        raise _error("tokens must be separated by at least one space", place)
     return tokens
 
 
-def _error(message: str, where: str, file: str | None) -> TemplateError:
-    return TemplateError(message, file=file, where=where)
+def _error(message: str, place: Location) -> TemplateError:
+    return TemplateError(message, **place._asdict())

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sktypes.errors import TemplateError, UnknownTemplateFormatError
-from sktypes.templates._calls import bind_arguments, find_function, in_file, invoke
+from sktypes.errors import Location, TemplateError, UnknownTemplateFormatError
+from sktypes.templates._calls import bind_arguments, find_function, invoke
 from sktypes.templates._config import (
     KERNEL_FORMAT,
     PromptTemplateConfig,
@@ -95,7 +95,7 @@ class KernelPromptTemplate:
                 try:
                     value = await self._call(kernel, block, args)  # type: ignore[arg-type]
                 except TemplateError as exc:
-                    raise in_file(exc, config.source_file) from exc.__cause__
+                    raise _at(exc, block.place) from exc.__cause__  # type: ignore[union-attr]
                 text = to_text(value) if self._trust_output else encode(value)
             budget.left -= len(text)
             if budget.left < 0:
@@ -107,7 +107,7 @@ class KernelPromptTemplate:
         self, kernel: TemplateKernel | None, call: Call, args: Mapping[str, Any]
     ) -> Any:
         """Call a function; an argument naming a missing variable is left out (not ``None``)."""
-        function = find_function(kernel, call.name, call.where)
+        function = find_function(kernel, call.name)
         params = function.view.parameters
         missing: list[str] = []
         positional: tuple[Any, ...] = ()
@@ -124,10 +124,23 @@ class KernelPromptTemplate:
                 missing.append(name)
             else:
                 named[name] = value
-        bound = bind_arguments(function.view, args, positional, named, call.where)
+        bound = bind_arguments(function.view, args, positional, named)
         for name in missing:
             bound.pop(name, None)
-        return await invoke(kernel, function, bound, call.where)
+        return await invoke(kernel, function, bound)
+
+
+def _at(exc: TemplateError, place: Location) -> TemplateError:
+    """``exc`` (raised while calling a block's function) placed at the block."""
+    if exc.file is not None or exc.line is not None:
+        return exc
+    return type(exc)(
+        exc.message,
+        file=place.file,
+        line=place.line,
+        column=place.column,
+        where=", ".join(p for p in (place.where, exc.where) if p) or None,
+    )
 
 
 def _operand(operand: Var | Val, args: Mapping[str, Any]) -> Any:

@@ -132,7 +132,11 @@ def load_served(targets: Sequence[Any], options: LoadOptions) -> list[Served]:
             items.extend(_served(target, options))
         kept = select(items, [i.candidate for i in items], options.include, options.exclude)
     if not kept:
-        raise TargetError("nothing to serve (every function was filtered out)")
+        if options.include or options.exclude:
+            raise TargetError("nothing to serve (every function was filtered out)")
+        names = ", ".join(str(t) for t in targets if isinstance(t, (str, Path)))
+        found_in = names or "the targets"
+        raise TargetError(f"nothing to serve: no functions (no operations) in {found_in}")
     for item in kept:
         if item.check is not None:
             item.check()
