@@ -342,10 +342,10 @@ class StreamItemError(RemoteResponseError):
     def __init__(
         self, message: str, *, index: int, line: int, raw: str, where: str | None = None
     ) -> None:
-        self.index = index
-        self.line = line
-        self.raw = raw
         super().__init__(f"item {index} (line {line}): {message}", where=where)
+        self.index = index
+        self.line = line  # set after the base class, which keeps a place's line there too
+        self.raw = raw
 
 
 class PlanError(SktypesError):

@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 import sktypes as sk
-from sktypes.kernel_openapi import openapi_functions
+from sktypes.kernel import openapi_plugin
 from sktypes_codegen import generate_plugin
 from tests.remote_rules import invoke
 
@@ -100,8 +100,7 @@ def test_kernel_openapi_returns_none_for_a_head_answer() -> None:
 
     seen: list[httpx.Request] = []
     client = httpx.AsyncClient(transport=_headers_only(seen))
-    functions, _ = openapi_functions(sk.load_openapi(yaml.safe_load(SPEC)), client=client)
-    head = next(f for f in functions if f.name == "headProxy")
+    head = openapi_plugin(sk.load_openapi(yaml.safe_load(SPEC)), client=client)["headProxy"]
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no drift: nothing was declared to come back
         assert invoke(head, {"name": "n"}) is None

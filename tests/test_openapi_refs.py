@@ -263,10 +263,8 @@ def test_a_mapping_that_cannot_be_followed_is_dropped_with_its_reason(tmp_path: 
     assert len(said) == 1
     assert said[0].startswith(
         "/paths/~1actions/post/requestBody/content/application~1json/schema/discriminator/"
-        "mapping/attach: $ref 'file://"
-    )
-    assert said[0].endswith(
-        "/gone.yml' cannot be loaded: no such file; the mapping of 'attach' dropped"
+        "mapping/attach: $ref 'gone.yml' cannot be loaded: no such file; the mapping of 'attach'"
+        " dropped"
     )
     schema = plugin.view("act").parameters[0].schema
     assert schema is not None

@@ -112,8 +112,25 @@ _NOT_INSTALLED = {
 (each is installed in its own venv: ``make integrations``)."""
 
 
+def _guarded_imports(tree: ast.AST) -> set[int]:
+    """The imports inside ``try: ... except ImportError`` (an optional extra's: the tokenizer)."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and any(
+            isinstance(h.type, ast.Name) and h.type.id in ("ImportError", "ModuleNotFoundError")
+            for h in node.handlers
+        ):
+            for stmt in node.body:
+                out.update(
+                    id(n) for n in ast.walk(stmt) if isinstance(n, ast.Import | ast.ImportFrom)
+                )
+    return out
+
+
 def _imported_distributions() -> tuple[set[str], set[str]]:
-    """The distributions the library imports: ``(everywhere else, in sktypes/integrations)``.
+    """The distributions the library imports: ``(required, optional)``.
+
+    Optional: imported in sktypes/integrations, or guarded by ``except ImportError``.
 
     Generated code's imports (the templates) count as the library's: an installed sktypes
     must be able to run what it generates.
@@ -130,8 +147,11 @@ def _imported_distributions() -> tuple[set[str], set[str]]:
 
     for package in PACKAGES:
         for file in (ROOT / package).rglob("*.py"):
-            into = optional if "integrations" in file.relative_to(ROOT).parts else core
-            for node in ast.walk(ast.parse(file.read_bytes())):
+            where = optional if "integrations" in file.relative_to(ROOT).parts else core
+            tree = ast.parse(file.read_bytes())
+            guarded = _guarded_imports(tree)
+            for node in ast.walk(tree):
+                into = optional if id(node) in guarded else where
                 if isinstance(node, ast.Import):
                     for alias in node.names:
                         add(into, alias.name)

@@ -120,9 +120,9 @@ def test_a_hand_edit_and_a_stray_module_are_found(repo: Path) -> None:
     (repo / "plugins" / "pets_v1" / "extra.py").write_text("x = 1\n")
     result = sk("check", "plugins/pets_v1/plugin.py")
     assert result.exit_code == 1
+    # found by the recorded digests, without generating: no line is known (tests/test_check_fast)
     assert result.stdout.splitlines() == [
-        f"plugins/pets_v1/plugin.py:{original.count(chr(10)) + 1}: differs from a fresh"
-        " generation: regenerate",
+        "plugins/pets_v1/plugin.py: differs from a fresh generation: regenerate",
         "plugins/pets_v1/extra.py: not generated: remove it or regenerate",
     ]
 
@@ -136,8 +136,7 @@ def test_check_dir_finds_a_tampered_package_and_an_invalid_spec(repo: Path) -> N
     for target in (".", "api", "plugins"):
         result = sk("check", target)
         assert result.exit_code == 1, (target, result.output)
-    edited = original.count("\n") + 1
-    assert f"plugins/pets_v2/models.py:{edited}: differs" in sk("check", ".").stdout
+    assert "plugins/pets_v2/models.py: differs" in sk("check", ".").stdout
     assert "api/broken.yaml" in sk("check", "api").stdout
 
 

@@ -93,7 +93,7 @@ def _named(views: Sequence[FunctionView]) -> list[tuple[FunctionView, Candidate]
 
 def _views_of(target: str, options: SpecOptions) -> list[tuple[FunctionView, Candidate]]:
     path = Path(target)
-    if path.is_dir():
+    if path.is_dir() and not (path / "__init__.py").is_file():  # a package's folder is its name
         raise TargetError(_TARGET_FORMS, file=target)
     if path.suffix in _SPEC_SUFFIXES:
         return _document_views(path, options)

@@ -243,12 +243,16 @@ class Refs:
         """The error of the first ``$ref`` (in any admitted document) that cannot be followed.
 
         For the error path only (a walk over every ``$ref``): when a validator fails on a
-        reference, this names the reference and its place in its file.
+        reference, this names the reference and its place in its file. No URL is fetched
+        here (a remote document the loader did not admit is named as such); a local file is
+        admitted as the loader admits one (inside the roots, a regular file), to say why it
+        cannot be read.
         """
         for uri, doc in self.documents():
             for ref, pointer in _refs_in(doc.data):
+                local = not isinstance(ref, str) or _scheme(self.absolute(ref, uri)) not in _REMOTE
                 try:
-                    self.lookup(ref, Place(uri, pointer))
+                    self.lookup(ref, Place(uri, pointer), admit=local)
                 except OpenApiError as exc:
                     return exc
         return None
