@@ -160,7 +160,8 @@ LOWEST_SKIP := tests/integrations tests/fuzz tests/test_fuzz_smoke.py tests/test
   tests/test_generate_conformance.py tests/test_generate_consistency.py \
   tests/test_generate_corpus.py tests/test_generate_oracle.py tests/test_generate_roundtrip.py \
   tests/test_generate_split.py tests/test_schema_types.py tests/test_subsume_soundness.py \
-  tests/test_templates_handlebars.py tests/test_validation_warnings.py tests/test_vendor_conformance.py
+  tests/test_templates_handlebars.py tests/test_validation_warnings.py tests/test_vendor_conformance.py \
+  tests/test_vendor_arguments.py tests/test_vendor_compare.py tests/test_vendor_misreadings.py
 LOWEST_DESELECT := tests/test_check.py::test_pre_commit_try_repo_runs_the_hook \
   tests/test_generate.py::test_golden_packages_pass_ruff_and_mypy_strict \
   tests/test_generate.py::test_parameters_named_like_modules_do_not_import_them \

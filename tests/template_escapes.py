@@ -30,10 +30,12 @@ from sktypes.templates._attributes import DATA_METHODS
 __all__ = [
     "CANARY",
     "DANGEROUS",
+    "ENGINE_NAMES",
     "ESCAPES",
     "LEAKS",
     "callable_by_design",
     "catalogue",
+    "engine_escape_templates",
     "escape_templates",
     "printed_leak",
     "render_path",
@@ -207,6 +209,62 @@ ESCAPES: list[tuple[str, str]] = [
     ("items", "append"),
 ]
 """``(root, path)``: known ways out of a template's data, each of which must print nothing."""
+
+
+ENGINE_NAMES: list[str] = [
+    "__globals__", "__init__.__globals__", "__call__.__globals__", "func_globals", "__code__",
+    "__closure__", "__builtins__", "__module__", "__self__", "__func__", "__wrapped__",
+    "__dict__", "__class__", "__class__.__mro__", "mro", "__class__.__base__.__subclasses__",
+    "__subclasses__", "__init__", "__reduce__", "__getattribute__", "__import__", "__loader__",
+    "__spec__", "gi_frame", "f_globals", "environment", "_environment", "_context", "_func",
+    "_TemplateReference__context", "_Namespace__attrs", "keys", "values", "get", "pop",
+    "setdefault", "update", "clear", "copy", "constructor", "prototype",
+]  # fmt: skip
+"""Attribute names tried on each engine's own objects (the classic template-injection paths)."""
+
+_JINJA2_OWN = {  # each engine global and object a template can name, and how it is named
+    "lipsum": "{0}", "cycler": "{0}", "joiner": "{0}", "namespace": "{0}", "range": "{0}",
+    "self": "{0}", "loop": "{{% for _ in [1] %}}{0}{{% endfor %}}",
+    "m": "{{% macro m() %}}x{{% endmacro %}}{0}",
+    "varargs": "{{% macro m() %}}{0}{{% endmacro %}}{{{{ m() }}}}",
+    "caller": "{{% macro m() %}}{{{{ caller() }}}}{{% endmacro %}}"
+    "{{% call m() %}}{0}{{% endcall %}}",
+    "ns": "{{% set ns = namespace(a=1) %}}{0}", "cyc": "{{% set cyc = cycler(1) %}}{0}",
+    "jn": "{{% set jn = joiner() %}}{0}",
+}  # fmt: skip
+_HANDLEBARS_OWN = {  # the context itself, however a template names it
+    "this": "{0}", "@root": "{0}", "../this": "{{{{#with person}}}}{0}{{{{/with}}}}",
+    "@root.mapping": "{0}", "@root.person": "{0}",
+}  # fmt: skip
+
+
+def engine_escape_templates(fmt: str) -> Iterator[str]:
+    """Templates following :data:`ENGINE_NAMES` from the engine's own objects, every spelling.
+
+    Jinja2: its globals (``lipsum``, ``cycler``... ``self``), ``loop``, macros, ``caller``,
+    ``varargs``, namespace and cycler objects, as ``.name``, ``|attr('name')`` and
+    ``['name']``; Handlebars: ``this``, ``@root``, ``../`` and the context's entries, as
+    ``.name``, ``lookup`` and ``#with``. Each must print nothing (or be refused).
+    """
+    for name in ENGINE_NAMES:
+        parts = name.split(".")
+        if fmt == "jinja2":
+            for own, wrap in _JINJA2_OWN.items():
+                for expression in (
+                    f"{own}.{name}",
+                    own + "".join(f"|attr({p!r})" for p in parts),
+                    own + "".join(f"[{p!r}]" for p in parts),
+                ):
+                    yield wrap.format(f"{{{{ {expression} }}}}")
+        else:
+            for own, wrap in _HANDLEBARS_OWN.items():
+                head = ".".join([own, *parts[:-1]])
+                for expression in (
+                    f"{{{{{own}.{name}}}}}",
+                    f'{{{{lookup {head} "{parts[-1]}"}}}}',
+                    f"{{{{#with {head}}}}}{{{{{parts[-1]}}}}}{{{{/with}}}}",
+                ):
+                    yield wrap.format(expression)
 
 
 def escape_templates(fmt: str, root: str, path: str) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -304,3 +305,79 @@ def test_the_installed_wheel_runs_a_generated_client(
     assert not any(s in out["repr"] for s in ("key-1", "pass-1", "secret-1"))
     accept = server.seen("GET", "/items/1")[0].headers["accept"]
     assert accept.startswith("application/json") and "application/xml" in accept
+
+
+_ISSUE_23 = r"""
+import asyncio
+import sktypes as sk
+from sktypes.errors import TemplateError
+from sktypes.templates import PromptTemplateConfig, TemplateLimits, create_prompt_template
+
+def render(fmt, text, limits=None, **arguments):
+    config = PromptTemplateConfig(template=text, template_format=fmt, name="t")
+    created = create_prompt_template(config, limits=limits)
+    return asyncio.run(created.render(None, arguments))
+
+def refused(fmt, text, limits, words, **arguments):
+    try:
+        render(fmt, text, limits, **arguments)
+    except TemplateError as exc:
+        assert words in exc.message, exc.message
+    else:
+        raise AssertionError(f"{fmt}: {text[:40]} was rendered")
+
+def gen():
+    yield 1
+
+# finding 1: no frame, code or module globals through a generator, in any spelling
+assert render("handlebars", "{{g.gi_frame.f_globals.os.environ}}", g=gen()) == ""
+assert render("handlebars", '{{lookup g "gi_frame"}}{{#with g}}{{gi_code}}{{/with}}', g=gen()) == ""
+assert render("jinja2", "{{ g.gi_frame }}{{ g|attr('gi_frame') }}{{ g['gi_code'] }}", g=gen()) == ""
+# finding 7: work that writes nothing is charged, in every engine
+steps = TemplateLimits(max_steps=1_000)
+refused("handlebars", "{{#each @root.s}}" * 9 + "{{/each}}" * 9, steps, "max_steps", s="abcdefghij")
+refused("jinja2", "{% for i in range(100) %}" * 6 + "{% endfor %}" * 6, steps, "max_steps")
+refused("semantic-kernel", "{{$s}}" * 2_000, steps, "max_steps", s="")
+# finding 8: values built inside a template are bounded, not only what is written
+size = TemplateLimits(max_output=1_000)
+refused("jinja2", "{% set b = a ~ a %}{{ b|length }}", size, "max_output", a="x" * 600)
+refused("jinja2", "{{ ([a] * 3)|join|length }}", size, "max_output", a="x" * 600)
+refused("handlebars", "{{#with (concat a a)}}{{/with}}", size, "max_output", a="x" * 600)
+# finding 10: escapes in a Python repr are read as Python reads them
+assert sk.hydrate(dict[str, str], "{'k': 'bell\\x07 \\u00e9 \\U0001F600'}") == {
+    "k": "bell\x07 \u00e9 \U0001F600"
+}
+print("issue 23 holds")
+"""
+
+
+def test_the_installed_wheel_holds_issue_23s_guarantees(venv: Path, tmp_path: Path) -> None:
+    """Issue 23's findings 1, 3, 5, 7, 8 and 10, from the wheel (the runtime requirements only)."""
+    held = _run(venv, "python", "-c", _ISSUE_23, cwd=tmp_path)
+    assert held.returncode == 0, held.stdout + held.stderr
+    assert held.stdout.strip() == "issue 23 holds"
+    repo = tmp_path / "repo"
+    (repo / "api").mkdir(parents=True)
+    shutil.copy(ROOT / "schemas/examples/weather_plugin.openapi.yaml", repo / "api/weather.yaml")
+    gen = _run(venv, "sktypes", "generate", "api/weather.yaml", "-o", "plugins", cwd=repo)
+    assert gen.returncode == 0, gen.stdout + gen.stderr
+    (package,) = (repo / "plugins").iterdir()
+    (package / "models.py").unlink()
+    (package / "models.py").symlink_to("/dev/zero")  # finding 5
+    os.mkfifo(repo / "api" / "notes.json")  # finding 5: never opened, so nothing blocks
+    record = json.loads((package / "sktypes.json").read_text())
+    record["inputs"][str(Path(os.path.relpath("/etc/hostname", package)))] = "0" * 64
+    (package / "sktypes.json").write_text(json.dumps(record))  # finding 3: outside the repo
+    checked = subprocess.run(
+        [str(venv / "bin" / "sktypes"), "check", "."],
+        capture_output=True,
+        text=True,
+        cwd=repo,
+        timeout=120,
+    )
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert "Traceback" not in checked.stderr
+    out = checked.stdout
+    assert "notes.json" in out and "not a regular file" in out, out
+    assert "outside the repository" in out and "hostname" in out, out
+    assert "models.py" in out and "symlink" in out, out

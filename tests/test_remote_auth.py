@@ -243,6 +243,7 @@ def test_header_values_read_variables_from_the_environment() -> None:
 
 
 def test_serve_header_errors_exit_2_naming_the_header(remote_server: RemoteServer) -> None:
+    pytest.importorskip("mcp")  # serve says it needs the MCP SDK first (make test-lowest)
     runner = CliRunner()
     missing = runner.invoke(cli, ["serve", str(SPEC), "--header", "X-Key: ${SKTYPES_TEST_UNSET}"])
     assert missing.exit_code == 2

@@ -127,8 +127,10 @@ def test_over_mcp_the_model_reads_the_status_and_the_typed_body(
 
 def test_an_error_without_a_client_of_its_own_still_carries_everything() -> None:
     def api(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(
-            500, json={"code": "x", "message": "y"}, headers={"X-Request-Id": "r1"}
+        return httpx.Response(  # the body's bytes as given (httpx's json= spacing varies)
+            500,
+            content=b'{"code":"x","message":"y"}',
+            headers={"X-Request-Id": "r1", "Content-Type": "application/json"},
         )
 
     from sktypes.remote import ApiClient

@@ -308,7 +308,9 @@ class _Parser:
         at = self.pos if at is None else at
         if at > self.furthest:
             self.furthest = at
-        return _MISS
+        # the one instance, raised afresh: a raise adds its frames to the exception's
+        # traceback, so a kept one would hold every parser (and its nodes) that ever missed
+        return _MISS.with_traceback(None)
 
     def peek(self, literal: str) -> bool:
         return self.text.startswith(literal, self.pos)

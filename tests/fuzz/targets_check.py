@@ -92,8 +92,8 @@ def _apply(repo: Path, op: Any) -> tuple[str, bool] | None:
             data.setdefault("options", {})["ref_roots"] = [value]
         record.write_text(json.dumps(data))
         return None
-    if place not in PLACES:
-        return None
+    if place not in PLACES or kind not in ("fifo", "symlink") or (kind == "symlink" and not value):
+        return None  # a mutated operation the harness cannot apply (a symlink to nothing)
     path = repo / place
     if os.path.lexists(path):
         if path.is_dir() and not path.is_symlink():
@@ -119,6 +119,9 @@ _CHECK_SEEDS = (  # found by make fuzz: a symlink's repository was decided by it
     b'[["fifo", "plugins/dates/sktypes.json", ""], ["fifo", "api/x.json", ""]]',
     b'[["symlink", "plugins/dates/extra.json", "/"]]',
     b'[["input", "", "/dev/zero"], ["ref_root", "", "../../../.."]]',
+    # the harness's own error (an unknown kind became a symlink to ''), found by make fuzz
+    b'[["fifgo", "plugins/dates/extra.json", ""], ["ref_root", "", "/dev/stdin"], '
+    b'["fifo", "plugins/dates/sktypes.json", ""], ["fifo", "plugins/dates/plugin.py", ""]]',
 )
 
 
