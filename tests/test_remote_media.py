@@ -474,3 +474,11 @@ def test_lenient_types_what_fits_and_keeps_the_rest_as_received() -> None:
     assert lenient(int | str, 1.5) == 1.5
     assert lenient(dict[str, Pet], {"a": {"id": "x"}})["a"].id == "x"
     assert lenient(Pet | None, {"id": "1"}).id == "1"  # no coercion of "1" to 1
+
+
+@pytest.mark.parametrize("kind", ["application/x-www-form-urlencoded", "multipart/form-data"])
+def test_an_optional_form_body_left_out_sends_no_fields(kind: str) -> None:
+    """rclone's operationsUploadfile (an optional form body): None was refused as a non-object."""
+    from sktypes.remote._body import encode_body
+
+    assert encode_body(None, kind, "upload") == ({}, None)

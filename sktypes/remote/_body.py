@@ -141,6 +141,10 @@ def encode_body(
     """
     content_type, body = _concrete(content_type, body, declared, given, operation)
     kind = media_type(content_type)
+    if body is None and (
+        kind == "application/x-www-form-urlencoded" or kind.startswith("multipart/")
+    ):
+        return {}, None  # an optional form left out: no fields (a form cannot spell null)
     if _is_json(kind):
         return {"content": _compact(to_json(body)).encode()}, content_type or "application/json"
     if kind == "application/x-www-form-urlencoded":
