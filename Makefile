@@ -161,8 +161,16 @@ LOWEST_SKIP := tests/integrations tests/fuzz tests/test_fuzz_smoke.py tests/test
   tests/test_generate_corpus.py tests/test_generate_oracle.py tests/test_generate_roundtrip.py \
   tests/test_generate_split.py tests/test_schema_types.py tests/test_subsume_soundness.py \
   tests/test_templates_handlebars.py tests/test_validation_warnings.py tests/test_vendor_conformance.py \
-  tests/test_vendor_arguments.py tests/test_vendor_compare.py tests/test_vendor_misreadings.py
+  tests/test_vendor_arguments.py tests/test_vendor_compare.py tests/test_vendor_misreadings.py \
+  tests/test_argument_doors.py tests/test_newcomer.py
+# ... and the tests that need mypy or the tokenizer extra (sktypes[tokens])
 LOWEST_DESELECT := tests/test_check.py::test_pre_commit_try_repo_runs_the_hook \
+  tests/test_code_mode.py::test_every_source_gives_an_importable_strict_clean_module \
+  tests/test_manual_detail.py::test_the_tokenizer_is_real_o200k_when_installed \
+  tests/test_manual_detail.py::test_the_estimate_is_within_ten_percent_of_o200k_on_manuals \
+  tests/test_manual_detail.py::test_a_budget_counted_by_the_estimate_fits_as_o200k_counts_it \
+  tests/test_manual_detail.py::test_budget_keeps_each_function_as_rich_as_fits \
+  tests/test_manual_detail.py::test_cli_detail_budget_and_report \
   tests/test_generate.py::test_golden_packages_pass_ruff_and_mypy_strict \
   tests/test_generate.py::test_parameters_named_like_modules_do_not_import_them \
   tests/test_integrations_core.py::test_an_openapi_plugin_is_a_target_with_the_specs_schemas

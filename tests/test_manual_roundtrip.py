@@ -130,3 +130,21 @@ def test_every_view_of_the_corpus_specs_round_trips(spec: Path) -> None:
             manual = functions_manual(views, fmt, names=names)
             again = functions_manual(views_from_manual(manual, names=names), fmt)
             assert again == manual, fmt
+
+
+def test_gemini_says_an_array_admitting_no_item_as_the_empty_array() -> None:
+    """``items: false`` was written as ``items: {}`` (any item): Gemini needs ``items``, so the
+    empty array is said with ``maxItems: 0`` (found by the round trip on hypothesis's examples
+    in the lowest venv)."""
+    from sktypes import functions_manual
+    from sktypes.jsondoc import JsonDocument
+    from sktypes.manual import views_from_manual
+    from sktypes.views import FunctionView, ParameterViewType, ReturnParameterView
+
+    ret = ReturnParameterView(type=ParameterViewType.ARRAY, schema=JsonDocument({"items": False}))
+    view = FunctionView(name="f", plugin_name="", return_parameter=ret)
+    manual = functions_manual([view], "gemini")
+    assert manual == [
+        {"functionDeclarations": [{"name": "f", "response": {"items": {}, "maxItems": 0}}]}
+    ]
+    assert functions_manual(views_from_manual(manual), "gemini") == manual

@@ -593,6 +593,8 @@ class _Gemini(Emitter):
     def array(self, node: ArrayNode) -> Json:
         out = super().array(node)
         _tuple_as_items(self, node, out)
+        if out.get("items") is False:  # no item admitted: the empty array, said as Gemini can
+            out["maxItems"] = 0
         if "items" not in out or out["items"] is False:
             out["items"] = {}
         return out
