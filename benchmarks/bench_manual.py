@@ -56,14 +56,7 @@ async def _tools(command: list[str]) -> list[dict[str, Any]]:
     )
     client = RawClient(process)
     try:
-        await client.request(
-            "initialize",
-            {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "clientInfo": {"name": "bench", "version": "1"},
-            },
-        )
+        await client.initialize()
         await client.notify("notifications/initialized")
         tools: list[dict[str, Any]] = []
         cursor = None

@@ -319,6 +319,15 @@ class RawClient:
             raise SystemExit(f"{method}: {reply['error']}")
         return reply["result"]
 
+    async def initialize(self) -> Any:
+        """The ``initialize`` request every benchmark sends first (its result)."""
+        params = {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "bench", "version": "1"},
+        }
+        return await self.request("initialize", params)
+
     async def notify(self, method: str) -> None:
         await self._send({"jsonrpc": "2.0", "method": method})
 
@@ -351,14 +360,7 @@ async def measure(
     )
     client = RawClient(process)
     try:
-        await client.request(
-            "initialize",
-            {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "clientInfo": {"name": "bench", "version": "1"},
-            },
-        )
+        await client.initialize()
         await client.notify("notifications/initialized")
         listed = (await client.request("tools/list"))["tools"]
         size = len(json.dumps(listed, separators=(",", ":")))
@@ -431,14 +433,7 @@ async def list_size(command: list[str]) -> tuple[int, int]:
     )
     client = RawClient(process)
     try:
-        await client.request(
-            "initialize",
-            {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "clientInfo": {"name": "bench", "version": "1"},
-            },
-        )
+        await client.initialize()
         await client.notify("notifications/initialized")
         listed = (await client.request("tools/list"))["tools"]
     finally:
@@ -460,14 +455,7 @@ async def first_reply(command: list[str], env: dict[str, str]) -> tuple[float, f
     )
     client = RawClient(process)
     try:
-        await client.request(
-            "initialize",
-            {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "clientInfo": {"name": "bench", "version": "1"},
-            },
-        )
+        await client.initialize()
         first = time.perf_counter() - start
         await client.notify("notifications/initialized")
         await client.request("tools/list")
