@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from itertools import chain
 from typing import Any
@@ -35,8 +35,11 @@ __all__ = ["FloatCheck", "float_check"]
 FloatCheck = Callable[[Any], bool]
 """``check(value)``: ``True`` when every float the validated value holds is finite."""
 
-_Level = Callable[[list[Any]], bool]
-"""A compiled place: given every value at it, whether the floats below them are finite."""
+_Level = Callable[[Iterable[Any]], bool]
+"""A compiled place: given every value at it, whether the floats below them are finite.
+
+Values flow lazily (``map``/``chain``/``filter`` over the level above); a place with
+several members makes a list of its values once, to go over them once per member."""
 _Members = list[tuple[Callable[[Any], Any], _Level]]
 """The members of a place that hold floats: how to get each, and its check."""
 
@@ -99,8 +102,9 @@ def _run(level: _Level, value: Any) -> bool:
         return False
 
 
-def _finite(values: list[Any]) -> bool:
+def _finite(values: Iterable[Any]) -> bool:
     """Whether every float among ``values`` is finite (``None`` and numbers may mix in)."""
+    values = list(values)
     try:
         if math.isfinite(sum(values, 0.0)):
             return True
@@ -262,20 +266,29 @@ def _all(parts: list[_Level]) -> _Level | None:
         return None
     if len(parts) == 1:
         return parts[0]
-    return lambda values: all(part(values) for part in parts)
+    return partial(_each_part, parts)
 
 
-def _present(inner: _Level, values: list[Any]) -> bool:
-    return inner(list(filter(_NOT_NONE, values)))
+def _each_part(parts: list[_Level], values: Iterable[Any]) -> bool:
+    values = list(values)
+    return all(part(values) for part in parts)
 
 
-def _items(inner: _Level, values: list[Any]) -> bool:
-    return inner(list(chain.from_iterable(values)))
+def _present(inner: _Level, values: Iterable[Any]) -> bool:
+    return inner(filter(_NOT_NONE, values))
 
 
-def _values(inner: _Level, values: list[Any]) -> bool:
-    return inner(list(chain.from_iterable(map(dict.values, values))))
+def _items(inner: _Level, values: Iterable[Any]) -> bool:
+    return inner(chain.from_iterable(values))
 
 
-def _fields(found: _Members, values: list[Any]) -> bool:
-    return all(place(list(map(get, values))) for get, place in found)
+def _values(inner: _Level, values: Iterable[Any]) -> bool:
+    return inner(chain.from_iterable(map(dict.values, values)))
+
+
+def _fields(found: _Members, values: Iterable[Any]) -> bool:
+    if len(found) == 1:
+        ((get, place),) = found
+        return place(map(get, values))
+    values = list(values)
+    return all(place(map(get, values)) for get, place in found)
