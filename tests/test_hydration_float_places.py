@@ -11,10 +11,19 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, NotRequired
+from typing import Annotated, Any, NotRequired
 
 import pytest
-from pydantic import BaseModel, ConfigDict, Field, RootModel, TypeAdapter, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    RootModel,
+    TypeAdapter,
+    field_validator,
+    model_validator,
+)
 from typing_extensions import TypedDict
 
 import sktypes as sk
@@ -65,8 +74,22 @@ class Checked(BaseModel):
         return value
 
 
-FOLLOWED = [Shape, list[Point], Reading, Sample, Series, dict[str, list[float]], float]
-GENERAL = [Any, dict[str, Any], Loose, Checked]
+class Parsed(BaseModel):
+    """A field validator that makes a float of a string: its value is checked whole."""
+
+    v: Annotated[str, AfterValidator(float)]
+
+
+class Whole(BaseModel):
+    points: list[Point]
+
+    @model_validator(mode="after")
+    def keep(self) -> Whole:
+        return self
+
+
+FOLLOWED = [Shape, list[Point], Reading, Sample, Series, dict[str, list[float]], float, Checked]
+GENERAL = [Any, dict[str, Any], Loose, Whole]
 
 
 @pytest.mark.parametrize("tp", FOLLOWED, ids=repr)
@@ -162,3 +185,11 @@ def test_partial_prefixes_refuse_non_finite_floats_too() -> None:
         sk.hydrate(Shape, '{"name": "s", "points": [{"x": NaN}, {"x": 1', partial=True)
     got = sk.hydrate(Shape, '{"name": "s", "points": [{"x": 1.5}, {"x": 2', partial=True)
     assert got.points[0].x == 1.5
+
+
+def test_what_a_field_validator_makes_is_checked_whole() -> None:
+    assert float_check(TypeAdapter(Parsed)) is not None
+    assert sk.hydrate(Parsed, '{"v": "1.5"}').v == 1.5
+    with pytest.raises(HydrationError, match="not a JSON number") as info:
+        sk.hydrate(Parsed, '{"v": "nan"}')
+    assert info.value.errors[0].path == "$.v"

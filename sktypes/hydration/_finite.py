@@ -16,15 +16,14 @@ finite. A clean answer costs a search for a capital ``N`` and ``I`` and that loo
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 from typing import Any
 
-from pydantic import BaseModel
-
 from sktypes.errors import ErrorDetail, HydrationError, snippet
 from sktypes.hydration._errors import Invalid, join_path, line_col
+from sktypes.hydration._float_slots import NON_FINITE as _MESSAGE
+from sktypes.hydration._float_slots import check_result
 from sktypes.hydration._scan import scan
 from sktypes.hydration._targets import Target
 
@@ -50,10 +49,6 @@ _SHAPES = bytes.maketrans(b"0123456789ENAIF", b"0000000000enaif")
 _DROPPED = b"+- \t\r\n"
 _LONG_RUN = b"0" * 200
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*+"|(?<![\w$.])(-?Infinity|NaN)(?![\w$])', re.S)
-_MESSAGE = (
-    "{token} is not a JSON number (NaN and Infinity are refused; "
-    "hydrate(..., allow_inf_nan=True) accepts them for float fields)"
-)
 
 
 def may_hold_token(text: str | bytes) -> bool:
@@ -119,34 +114,6 @@ def check_value(value: Any) -> None:
             stack.extend((v, join_path(path, k)) for k, v in node.items() if isinstance(k, str))
         elif isinstance(node, (list, tuple)):
             stack.extend((v, join_path(path, i)) for i, v in enumerate(node))
-
-
-def check_result(value: Any) -> None:
-    """Raise :class:`Invalid` if a hydrated value holds a NaN or infinite float.
-
-    Walks dicts, lists, tuples, sets, pydantic models and dataclasses (the shapes
-    hydration builds); anything else is a leaf.
-    """
-    stack: list[tuple[Any, str]] = [(value, "$")]
-    while stack:
-        node, path = stack.pop()
-        if isinstance(node, float):
-            if not math.isfinite(node):
-                token = "NaN" if math.isnan(node) else ("-Infinity" if node < 0 else "Infinity")
-                raise Invalid([ErrorDetail(path, _MESSAGE.format(token=token), repr(node))])
-        elif isinstance(node, dict):
-            stack.extend((v, join_path(path, str(k))) for k, v in node.items())
-        elif isinstance(node, (list, tuple, set, frozenset)):
-            stack.extend((v, join_path(path, i)) for i, v in enumerate(node))
-        elif isinstance(node, BaseModel):
-            stack.extend((v, join_path(path, k)) for k, v in vars(node).items())
-            extra = node.__pydantic_extra__ or {}
-            stack.extend((v, join_path(path, k)) for k, v in extra.items())
-        elif dataclasses.is_dataclass(node) and not isinstance(node, type):
-            stack.extend(
-                (getattr(node, f.name, None), join_path(path, f.name))
-                for f in dataclasses.fields(node)
-            )
 
 
 def _shapes(raw: str | bytes) -> bytes:

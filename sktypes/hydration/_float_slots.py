@@ -14,13 +14,15 @@ value, and nothing over the rest.
 The check only ever says "all finite" or "look closer" (``False``; then the caller runs
 the full check), so it may be conservative but never wrong. A type with a place whose
 value is not what pydantic's schema describes, or that may hold floats anywhere (``Any``,
-a plain/wrap/after validator, a model's own ``__init__`` or ``model_post_init``, extra
-members, a union of structures, recursion, a lazy generator, any schema kind not listed
-here), gets ``None``: the caller keeps its general check.
+a plain validator, an after/wrap validator of a structure, a model's own ``__init__`` or
+``model_post_init``, extra members, a union of structures, recursion, a lazy generator,
+any schema kind not listed here), gets ``None``: the caller keeps its general check. What
+an after/wrap validator makes of one value (a field validator, usually) is checked whole.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import operator
 from collections.abc import Callable, Iterable, Mapping
@@ -28,9 +30,18 @@ from functools import partial
 from itertools import chain
 from typing import Any
 
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 
-__all__ = ["FloatCheck", "float_check"]
+from sktypes.errors import ErrorDetail
+from sktypes.hydration._errors import Invalid, join_path
+
+__all__ = ["NON_FINITE", "FloatCheck", "check_result", "float_check"]
+
+NON_FINITE = (
+    "{token} is not a JSON number (NaN and Infinity are refused; "
+    "hydrate(..., allow_inf_nan=True) accepts them for float fields)"
+)
+"""What a NaN or an infinity is reported as (``token``: how JSON's neighbours spell it)."""
 
 FloatCheck = Callable[[Any], bool]
 """``check(value)``: ``True`` when every float the validated value holds is finite."""
@@ -153,6 +164,15 @@ class _Compiler:
         finally:
             self.open.discard(ref)
 
+    def _function_after(self, schema: Mapping[str, Any]) -> _Level | None:
+        """A validator's own value: checked whole, when what it is given is one value."""
+        inner = schema["schema"].get("type")
+        if inner not in _NO_FLOATS and inner != "float":
+            raise _Unknown("a validator of a structure")
+        return _whole
+
+    _function_wrap = _function_after
+
     def _json_or_python(self, schema: Mapping[str, Any]) -> _Level | None:
         return self.level(schema["json_schema"])  # hydration reads JSON
 
@@ -274,6 +294,20 @@ def _each_part(parts: list[_Level], values: Iterable[Any]) -> bool:
     return all(part(values) for part in parts)
 
 
+def _whole(values: Iterable[Any]) -> bool:
+    """Whatever a validator made of one value: a float is looked at, anything else walked."""
+    for value in values:
+        if type(value) is float:
+            if not math.isfinite(value):
+                return False
+        elif not isinstance(value, (str, int)):
+            try:
+                check_result(value)
+            except Invalid:
+                return False
+    return True
+
+
 def _present(inner: _Level, values: Iterable[Any]) -> bool:
     return inner(filter(_NOT_NONE, values))
 
@@ -292,3 +326,31 @@ def _fields(found: _Members, values: Iterable[Any]) -> bool:
         return place(map(get, values))
     values = list(values)
     return all(place(map(get, values)) for get, place in found)
+
+
+def check_result(value: Any) -> None:
+    """Raise :class:`Invalid` if a hydrated value holds a NaN or infinite float.
+
+    Walks dicts, lists, tuples, sets, pydantic models and dataclasses (the shapes
+    hydration builds); anything else is a leaf.
+    """
+    stack: list[tuple[Any, str]] = [(value, "$")]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, float):
+            if not math.isfinite(node):
+                token = "NaN" if math.isnan(node) else ("-Infinity" if node < 0 else "Infinity")
+                raise Invalid([ErrorDetail(path, NON_FINITE.format(token=token), repr(node))])
+        elif isinstance(node, dict):
+            stack.extend((v, join_path(path, str(k))) for k, v in node.items())
+        elif isinstance(node, (list, tuple, set, frozenset)):
+            stack.extend((v, join_path(path, i)) for i, v in enumerate(node))
+        elif isinstance(node, BaseModel):
+            stack.extend((v, join_path(path, k)) for k, v in vars(node).items())
+            extra = node.__pydantic_extra__ or {}
+            stack.extend((v, join_path(path, k)) for k, v in extra.items())
+        elif dataclasses.is_dataclass(node) and not isinstance(node, type):
+            stack.extend(
+                (getattr(node, f.name, None), join_path(path, f.name))
+                for f in dataclasses.fields(node)
+            )
