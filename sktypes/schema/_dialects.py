@@ -19,7 +19,13 @@ import orjson
 
 from sktypes.errors import SchemaError
 from sktypes.jsondoc import thaw
-from sktypes.schema._emit import Emitter, describe, is_plain_any, without_null
+from sktypes.schema._emit import (
+    Emitter,
+    describe,
+    is_plain_any,
+    two_descriptions,
+    without_null,
+)
 from sktypes.schema._merge import kinds_of
 from sktypes.schema._model import SchemaModel
 from sktypes.schema._nodes import (
@@ -268,6 +274,8 @@ class _OpenAIStrict(Emitter):
     def union(self, node: UnionNode) -> Json:
         rest, nullable = without_null(node)
         if nullable and not isinstance(rest, (UnionNode, NeverNode)):
+            if two_descriptions(node, rest):  # each description at its place
+                return {"anyOf": [self.emit(rest), dict(_NULL)]}
             return self.optional(rest)  # one form for "X or null": a type list when it can be
         return {"anyOf": [self.emit(o) for o in node.options]}
 
