@@ -77,13 +77,8 @@ Yaml12Resolver.add_implicit_resolver(_TAG + "null", re.compile(r"^$"), [""])
 _RESOLVERS = Yaml12Resolver.yaml_implicit_resolvers
 _SPECIAL_FLOATS = {"inf": math.inf, "nan": math.nan}
 _DECIMAL = re.compile(r"[-+]?[0-9]+")
-_Parser: Any
-try:
-    from yaml._yaml import CParser as _LibyamlParser
-
-    _Parser = _LibyamlParser
-except ImportError:  # pragma: no cover - PyYAML built without libyaml
-    _Parser = None
+# libyaml's parser through PyYAML's public loader class (its events; nothing constructed)
+_Parser: Any = getattr(yaml, "CBaseLoader", None)  # None: PyYAML built without libyaml
 
 
 class YamlProblem(Exception):
