@@ -53,6 +53,7 @@ from sktypes.errors import (
     arguments_header,
 )
 from sktypes.integrations.mcp._errors import api_error_text
+from sktypes.integrations.mcp._listings import cached_listing
 from sktypes.integrations.mcp._schemas import (
     DriftMode,
     admits_anything,
@@ -302,9 +303,19 @@ class ToolSet:
         modern = _modern(protocol_version)
         base = self._listings.get(modern)
         if base is None:  # built when first asked for: a server answers initialize first
-            tools = [self._tool(e, modern=modern) for e in self._entries.values()]
-            base = self._listings[modern] = types.ListToolsResult(tools=tools)
+            base = self._listings[modern] = cached_listing(
+                [(name, e.served) for name, e in self._entries.items()],
+                self.detail,
+                modern,
+                lambda: self._built(modern),
+            )
         return base.model_copy()
+
+    def _built(self, modern: bool) -> types.ListToolsResult:
+        stage(f"listing {len(self._entries)} tools")
+        return types.ListToolsResult(
+            tools=[self._tool(e, modern=modern) for e in self._entries.values()]
+        )
 
     def _tool(self, entry: _Entry, *, modern: bool) -> types.Tool:
         view = entry.served.view
