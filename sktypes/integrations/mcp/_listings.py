@@ -36,19 +36,25 @@ def cached_listing(
     detail: str,
     modern: bool,
     build: Callable[[], types.ListToolsResult],
-) -> types.ListToolsResult:
-    """The listing of ``tools`` (name, served) recorded for them, else ``build()``'s (recorded)."""
+) -> dict[str, Any]:
+    """The listing of ``tools`` (name, served) as JSON data: recorded, else ``build()``'s.
+
+    A record that is not a listing (written by something else) is a miss.
+    """
     key = _cache.digest(_KIND, _parts(tools, detail, modern), *_LIBRARIES)
     raw = _cache.read(_KIND, key)
     if raw is not None:
         try:
-            return types.ListToolsResult.model_validate_json(raw)
-        except pydantic.ValidationError:
-            pass  # written by something else: built again below
-    result = build()
-    data = result.model_dump(mode="json", by_alias=True, exclude_none=True)
-    _cache.write(_KIND, key, orjson.dumps(data))
-    return result
+            data = orjson.loads(raw)
+            types.ListToolsResult.model_validate(data)  # the form sent, checked once
+        except (orjson.JSONDecodeError, pydantic.ValidationError):
+            pass
+        else:
+            if isinstance(data, dict):
+                return data
+    built: dict[str, Any] = build().model_dump(mode="json", by_alias=True, exclude_none=True)
+    _cache.write(_KIND, key, orjson.dumps(built))
+    return built
 
 
 def _parts(tools: Sequence[tuple[str, Served]], detail: str, modern: bool) -> Iterable[bytes]:

@@ -44,6 +44,7 @@ import mcp.types as types
 import orjson
 from mcp.types.version import is_version_at_least
 
+from sktypes._arguments_schema import parameters_document
 from sktypes._stages import stage
 from sktypes.errors import (
     ArgumentsError,
@@ -283,11 +284,11 @@ class ToolSet:
             self.warnings.extend(
                 f"{name}: {path}: bytes are sent as the UTF-8 text of the string argument "
                 "(MCP arguments are JSON): bytes that are not text cannot be sent"
-                for path in binary_inputs(item.view.parameters_schema)
+                for path in binary_inputs(parameters_document(item.view))
             )
             for alias in {provider_name(item.view, "mcp"), item.view.name} - {name}:
                 self._aliases[alias] = None if alias in self._aliases else entry
-        self._listings: dict[bool, types.ListToolsResult] = {}
+        self._listings: dict[bool, dict[str, Any]] = {}
 
     @property
     def names(self) -> list[str]:
@@ -300,16 +301,24 @@ class ToolSet:
 
     def listing(self, protocol_version: str) -> types.ListToolsResult:
         """The ``tools/list`` result for a client speaking ``protocol_version``."""
+        return types.ListToolsResult.model_validate(self.listing_data(protocol_version))
+
+    def listing_data(self, protocol_version: str) -> dict[str, Any]:
+        """:meth:`listing` as JSON data (what the server sends; a new outer dict).
+
+        Built when first asked for (a server answers ``initialize`` first), or read back
+        from the per-user cache where the same tools were listed before.
+        """
         modern = _modern(protocol_version)
-        base = self._listings.get(modern)
-        if base is None:  # built when first asked for: a server answers initialize first
-            base = self._listings[modern] = cached_listing(
+        data = self._listings.get(modern)
+        if data is None:
+            data = self._listings[modern] = cached_listing(
                 [(name, e.served) for name, e in self._entries.items()],
                 self.detail,
                 modern,
                 lambda: self._built(modern),
             )
-        return base.model_copy()
+        return dict(data)
 
     def _built(self, modern: bool) -> types.ListToolsResult:
         stage(f"listing {len(self._entries)} tools")
