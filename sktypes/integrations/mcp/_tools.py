@@ -40,6 +40,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import httpx
 import mcp.types as types
 import orjson
 from mcp.types.version import is_version_at_least
@@ -53,7 +54,7 @@ from sktypes.errors import (
     SktypesError,
     arguments_header,
 )
-from sktypes.integrations.mcp._errors import api_error_text
+from sktypes.integrations.mcp._errors import api_error_text, unreachable
 from sktypes.integrations.mcp._listings import cached_listing
 from sktypes.integrations.mcp._schemas import (
     DriftMode,
@@ -380,6 +381,10 @@ class ToolSet:
         except SktypesError as exc:
             log.info("%s failed: %s", entry.name, redact(str(exc)))
             return _error(redact(f"{entry.name} failed: {exc}")), "error"
+        except httpx.RequestError as exc:  # the API could not be reached, or stopped answering
+            reason = redact(unreachable(exc))
+            log.error("%s failed: %s", entry.name, reason)
+            return _error(f"{entry.name} failed: {reason}"), "error"
         except Exception as exc:
             log.error("%s raised %s", entry.name, redact(f"{type(exc).__name__}: {exc}"))
             return _error(redact(f"{entry.name} failed: {type(exc).__name__}: {exc}")), "error"
