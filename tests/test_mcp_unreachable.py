@@ -31,7 +31,7 @@ def test_an_unreachable_api_is_one_log_line_and_a_result_naming_its_host(
     server = mcp.server(str(spec), base_url=f"http://127.0.0.1:{port}")
 
     async def main() -> Any:
-        async with Client(server) as client:  # type: ignore[arg-type]
+        async with Client(server) as client:
             return [
                 await client.call_tool("GetWeatherForecast1", {"date": "2026-11-27"})
                 for _ in range(2)
