@@ -98,14 +98,18 @@ def _check_prompt_template(path: Path, data: Any) -> list[Finding]:
 
 def _check_openapi(path: Path, raw: bytes, data: Any) -> list[Finding]:
     """The spec loads (validated) from what was read: it is not parsed again."""
+    from sktypes.check._clean import known_clean, record_clean
     from sktypes.openapi._load import load_document
     from sktypes.openapi._source import Document, digest_of
 
+    if known_clean(path, raw):  # loaded clean before, and nothing it reads has changed
+        return []
     doc = Document(data, str(path), path.resolve().as_uri(), path=path, digest=digest_of(raw))
     try:
         load_document(doc)
     except SktypesError as exc:
         return [Finding.of(exc, str(path))]
+    record_clean(path, raw, doc)
     return []
 
 
