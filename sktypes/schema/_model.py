@@ -68,6 +68,7 @@ class SchemaModel:
         "_complete",
         "_definitions",
         "_parser",
+        "_pointers",
         "document",
         "flavor",
         "root",
@@ -79,6 +80,7 @@ class SchemaModel:
         self.flavor: Flavor = flavor
         self._parser = parser
         self._definitions: Mapping[str, Node] | None = None
+        self._pointers: dict[str, str] | None = None
         self._complete = False
         self.root: Node = AnyNode()
 
@@ -91,6 +93,12 @@ class SchemaModel:
                 {name: parser.at(ptr) for ptr, name in parser.definition_pointers()}
             )
         return self._definitions
+
+    def _definition_pointers(self) -> dict[str, str]:
+        """The pointer of each definition by name, in document order (nothing parsed)."""
+        if self._pointers is None:
+            self._pointers = {name: ptr for ptr, name in self._parser.definition_pointers()}
+        return self._pointers
 
     @property
     def unsupported(self) -> tuple[Unsupported, ...]:
@@ -161,10 +169,10 @@ class SchemaModel:
             for ref in refs:
                 name = self._definition_name(ref)
                 if name is not None and name not in used:
-                    used.add(name)
-                    todo.append(self.definitions[name])
+                    used.add(name)  # only the definitions used are parsed
+                    todo.append(self._parser.at(self._definition_pointers()[name]))
             todo.extend(current.children())
-        return [name for name in self.definitions if name in used]
+        return [name for name in self._definition_pointers() if name in used]
 
     def _definition_name(self, ref: str) -> str | None:
         if not ref.startswith("#"):
@@ -175,7 +183,7 @@ class SchemaModel:
             return None
         if len(tokens) == 2 and tokens[0] in ("$defs", "definitions"):
             for name in (f"{tokens[0]}/{tokens[1]}", tokens[1]):  # a clash: "definitions/X"
-                if name in self.definitions:
+                if name in self._definition_pointers():
                     return name
         return None
 
