@@ -68,7 +68,7 @@ def test_load_openapi_is_strict_by_default_and_lists_problems_when_not(spec: Pat
 def test_generate_warns_with_the_pointer_and_strict_refuses(spec: Path) -> None:
     done = _sktypes("generate", str(spec), "-o", "out", "--name", "items", cwd=spec.parent)
     assert done.returncode == 0, done.stderr
-    assert f"warning: {spec}: {POINTER}: not a valid OpenAPI document" in done.stderr
+    assert f"warning: {spec}:11:13: {BARE}: not a valid OpenAPI document" in done.stderr
     assert (spec.parent / "out" / "items" / "plugin.py").is_file()
     strict = _sktypes("generate", str(spec), "-o", "o2", "--strict", cwd=spec.parent)
     assert strict.returncode == 2
@@ -86,7 +86,7 @@ def test_the_pre_commit_check_keeps_failing_on_them(spec: Path) -> None:
 def test_manual_warns_by_default_and_has_strict_and_no_validate(spec: Path) -> None:
     done = _sktypes("manual", str(spec), "-f", "openai", cwd=spec.parent)
     assert done.returncode == 0, done.stderr
-    assert f"warning: {spec}:{POINTER}: not a valid OpenAPI document" in done.stderr
+    assert f"warning: {spec}:11:13: {BARE}: not a valid OpenAPI document" in done.stderr
     assert '"createItem"' in done.stdout or "createItem" in done.stdout
     strict = _sktypes("manual", str(spec), "--strict", cwd=spec.parent)
     assert strict.returncode == 2 and "not a valid OpenAPI document" in strict.stderr
@@ -106,4 +106,33 @@ def test_the_mcp_server_serves_an_invalid_spec_with_warnings_unless_strict(spec:
     with pytest.raises(sk.SktypesError, match="not a valid OpenAPI document"):
         mcp.server(str(spec))
     served = mcp.server(str(spec), strict=False)
-    assert any(POINTER in w for w in served.warnings)
+    assert f"{spec}:11:13: {BARE}: not a valid OpenAPI document" in "\n".join(served.warnings)
+
+
+def test_every_command_places_a_warning_the_same_way(spec: Path) -> None:
+    """Issue 29: ``file:line:column: /pointer: message``, relative as given, one function."""
+    shown = {}
+    for command in (
+        ["generate", "items.yaml", "-o", "out"],
+        ["manual", "items.yaml"],
+        ["views", "items.yaml"],
+    ):
+        done = _sktypes(*command, cwd=spec.parent)
+        assert done.returncode == 0, done.stderr
+        shown[command[0]] = [
+            line for line in done.stderr.splitlines() if line.startswith("warning:")
+        ]
+    assert shown["generate"] == shown["manual"] == shown["views"]
+    assert f"warning: items.yaml:11:13: {BARE}: not a valid OpenAPI document" in shown["manual"][-1]
+    assert all(line.startswith("warning: items.yaml:11:13: /paths/") for line in shown["manual"])
+
+
+def test_a_warning_in_a_refd_file_names_that_file_as_the_ref_wrote_it() -> None:
+    from sktypes._positions import placed_warning
+
+    at = placed_warning("schemas/pet.yaml#/Pet/not: not cannot be expressed", "api.yaml")
+    assert str(at) == "schemas/pet.yaml: /Pet/not: not cannot be expressed"
+    raw = b"a:\n  b:\n    c: 1\n"
+    assert str(placed_warning("/a/b/c (line 3): bad", "x.yaml", raw)) == "x.yaml:3:5: /a/b/c: bad"
+    assert str(placed_warning("/a/b: odd", "x.yaml", raw)) == "x.yaml:2:3: /a/b: odd"
+    assert str(placed_warning("no place at all", "x.yaml")) == "x.yaml: no place at all"
