@@ -142,8 +142,8 @@ class GenerationWarning(UserWarning):
         self.message = message
         self.line = line
         self.column = column
-        place = {"line": line, "column": column, "where": pointer or "/"}
-        super().__init__(format_error(message, file=file, **place))
+        where = pointer or "/"
+        super().__init__(format_error(message, file=file, line=line, column=column, where=where))
 
 
 class RenderedPlugin(tuple[str, dict[str, str]]):
