@@ -156,3 +156,31 @@ def test_without_a_record_the_hint_shows_every_form(monkeypatch: pytest.MonkeyPa
     assert "pip install '/path/to/sktypes[mcp]' (a clone)" in hint
     assert "sktypes[mcp] @ git+<the repository's URL>" in hint
     assert "not on PyPI" in hint
+
+
+def test_stubs_of_an_openapi_document_says_what_to_use(tmp_path: Path) -> None:
+    (tmp_path / "api.yaml").write_text(SPEC_WITHOUT_PATHS)
+    assert _error(_sktypes("stubs", "api.yaml", cwd=tmp_path)) == (
+        "sktypes: error: api.yaml: an OpenAPI document, not a tool list: give --code-mode "
+        "(typed functions for any source) or use sktypes generate (a typed client package)\n"
+    )
+
+
+def test_check_names_a_packages_spec_relative_to_where_it_ran(tmp_path: Path) -> None:
+    """The package's link record holds the spec's absolute path; the finding shows it as given."""
+    spec = tmp_path / "api" / "items.yaml"
+    spec.parent.mkdir()
+    spec.write_text(  # generates (with a warning); check is strict: the package's spec fails
+        'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths:\n  /a:\n    get:\n'
+        "      operationId: getA\n      responses: {'200': {description: ok}}\n"
+        "      parameters: [{name: q, in: query, schema: {type: string}, bad: 1}]\n"
+    )
+    made = _sktypes("generate", "api/items.yaml", "-o", "out", "--name", "items", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    assert "warning: api/items.yaml:8:" in made.stderr
+    done = _sktypes("check", "out", cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert str(tmp_path) not in done.stdout + done.stderr
+    assert re.search(r"^api/items\.yaml:8:\d+: /paths/~1a/get/parameters", done.stdout, re.M), (
+        done.stdout
+    )
