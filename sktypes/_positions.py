@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -103,9 +104,10 @@ def placed_warning(text: str, file: str, raw: bytes | None = None) -> Placed:
 
     The load writes each as ``<where>[ (line N)]: <message>``, ``<where>`` a JSON pointer
     of the spec or ``<file>#<pointer>`` of a ``$ref``'d file (named as the ``$ref`` wrote
-    it). Its pointer is looked up in ``raw`` for the line and column; in a text over
-    :data:`_LOOKED_UP` bytes only where the validator gave a line (a lookup walks the whole
-    text, and the validator reports a bounded number of problems).
+    it, relative to where the command ran; read again here). The pointer is looked up in
+    the text for its line and column; in a text over :data:`_LOOKED_UP` bytes only where
+    the validator gave a line (a lookup walks the whole text, and the validator reports a
+    bounded number of problems).
     """
     where, sep, message = text.partition(": ")
     if not sep:
@@ -114,13 +116,25 @@ def placed_warning(text: str, file: str, raw: bytes | None = None) -> Placed:
     numbered = _LINE.match(where)
     if numbered is not None:
         where, line = numbered["where"], int(numbered["line"])
-    if not where.startswith("/") and "#" in where:  # in a $ref'd file
+    if not where.startswith("/") and "#" in where:  # in a $ref'd file, named as loading does
         file, _, where = where.partition("#")
-    elif where.startswith("/") and (line is not None or len(raw or b"") <= _LOOKED_UP):
+        raw = _read(file)
+    if where.startswith("/") and (line is not None or len(raw or b"") <= _LOOKED_UP):
         found = locate(raw, where)
         if found is not None:
             line, column = found.key_line, found.key_column
     return Placed(file, where or "/", message, line, column)
+
+
+def _read(file: str) -> bytes | None:
+    """A ``$ref``'d file's text, for the place of a warning in it (small local files only)."""
+    try:
+        path = Path(file)
+        if path.is_file() and path.stat().st_size <= _LOOKED_UP:
+            return path.read_bytes()
+    except (OSError, ValueError):
+        pass
+    return None
 
 
 def _walk(stream: Any, tokens: list[str], max_depth: int) -> Location | None:

@@ -136,3 +136,26 @@ def test_a_warning_in_a_refd_file_names_that_file_as_the_ref_wrote_it() -> None:
     assert str(placed_warning("/a/b/c (line 3): bad", "x.yaml", raw)) == "x.yaml:3:5: /a/b/c: bad"
     assert str(placed_warning("/a/b: odd", "x.yaml", raw)) == "x.yaml:2:3: /a/b: odd"
     assert str(placed_warning("no place at all", "x.yaml")) == "x.yaml: no place at all"
+
+
+def test_a_problem_in_a_refd_schema_is_placed_in_that_file(tmp_path: Path) -> None:
+    """The validator's path starts at the ``$ref``'d schema: the place is found in its file."""
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "api.yaml").write_text(
+        'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths:\n  /a:\n    get:\n'
+        "      operationId: getA\n      responses:\n        '200':\n          description: ok\n"
+        "          content:\n            application/json:\n"
+        "              schema: {$ref: './schemas/pet.yaml#/Pet'}\n"
+    )
+    (tmp_path / "schemas" / "pet.yaml").write_text(
+        "Pet:\n  type: object\n  properties:\n    id: {type: integer}\n    n: {type: strin}\n"
+    )
+    place = "schemas/pet.yaml:5:9: /Pet/properties/n/type: not a valid OpenAPI document"
+    strict = _sktypes("generate", "api.yaml", "-o", "out", "--strict", cwd=tmp_path)
+    assert strict.returncode == 2 and f"sktypes: error: {place}" in strict.stderr, strict.stderr
+    warned = _sktypes("manual", "api.yaml", cwd=tmp_path)
+    assert warned.returncode == 0 and f"warning: {place}" in warned.stderr, warned.stderr
+    with pytest.raises(sk.OpenApiError) as raised:
+        sk.load_openapi(tmp_path / "api.yaml")
+    assert (raised.value.where, raised.value.line) == ("/Pet/properties/n/type", 5)
+    assert raised.value.file is not None and raised.value.file.endswith("pet.yaml")
