@@ -86,6 +86,10 @@ def test_generate_warns_when_the_package_has_no_functions(tmp_path: Path) -> Non
     done = _sktypes("generate", "api.yaml", "-o", "out", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ("warning: api.yaml: no operations: the package has no functions\n")
+    for command in ("manual", "views"):
+        listed = _sktypes(command, "api.yaml", cwd=tmp_path)
+        assert listed.returncode == 0 and listed.stdout.strip() == "[]", listed.stderr
+        assert listed.stderr == "warning: api.yaml: no operations: there are no functions to list\n"
 
 
 def test_manual_and_views_say_what_they_wrote(tmp_path: Path) -> None:
@@ -93,9 +97,9 @@ def test_manual_and_views_say_what_they_wrote(tmp_path: Path) -> None:
     done = _sktypes("manual", "tool.json", "-o", "m.json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
-    assert done.stderr == "wrote m.json (planner manual of 1 functions)\n"
+    assert done.stderr == "wrote m.json (planner manual of 1 function)\n"
     views = _sktypes("views", "tool.json", "-o", "v.json", cwd=tmp_path)
-    assert views.stderr == "wrote v.json (1 views)\n"
+    assert views.stderr == "wrote v.json (1 view)\n"
     assert json.loads((tmp_path / "v.json").read_text())[0]["name"] == "f"
 
 

@@ -163,6 +163,8 @@ def _document_views(
         )
         for warning in plugin.warnings:
             options.warn(str(placed_warning(warning, str(path), raw)))
+        if not plugin.operations and not (include or exclude):
+            options.warn(f"{path}: no operations: there are no functions to list")
         return [(op.view, operation_candidate(op)) for op in plugin.operations]
     if data is None or (isinstance(data, dict) and not any(k in data for k in _TOOL_KEYS)):
         empty = "an empty document: " if data is None else ""
