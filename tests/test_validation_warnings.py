@@ -9,6 +9,7 @@ operations it can understand; ``--strict`` makes them errors (exit 2); the pre-c
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -159,3 +160,34 @@ def test_a_problem_in_a_refd_schema_is_placed_in_that_file(tmp_path: Path) -> No
         sk.load_openapi(tmp_path / "api.yaml")
     assert (raised.value.where, raised.value.line) == ("/Pet/properties/n/type", 5)
     assert raised.value.file is not None and raised.value.file.endswith("pet.yaml")
+
+
+def test_a_recorded_warning_in_a_refd_file_is_named_from_where_the_command_runs(
+    tmp_path: Path,
+) -> None:
+    """The verdict cache holds the line from the spec's folder; each working directory reads it."""
+    api = tmp_path / "api"
+    (api / "schemas").mkdir(parents=True)
+    (api / "api.yaml").write_text(
+        'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths:\n  /a:\n    get:\n'
+        "      operationId: getA\n      responses:\n        '200':\n          description: ok\n"
+        "          content:\n            application/json:\n"
+        "              schema: {$ref: './schemas/pet.yaml#/Pet'}\n"
+    )
+    (api / "schemas" / "pet.yaml").write_text("Pet:\n  type: object\n  required: 7\n")
+    env = {**os.environ, "SKTYPES_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("SKTYPES_NO_CACHE", None)
+    seen = []
+    for cwd, spec, shown in (
+        (tmp_path, "api/api.yaml", "api/schemas"),
+        (api, "api.yaml", "schemas"),
+    ):
+        done = subprocess.run(
+            [str(BIN / "sktypes"), "manual", spec], capture_output=True, text=True, cwd=cwd, env=env
+        )
+        assert done.returncode == 0, done.stderr
+        warned = [w for w in done.stderr.splitlines() if "valid OpenAPI" in w]
+        assert warned and warned[0].startswith(f"warning: {shown}/pet.yaml:3:3: /Pet/required: ")
+        seen.append(warned[0].split(": ", 2)[2])
+    assert seen[0] == seen[1]
+    assert any((tmp_path / "cache").rglob("*")), "the verdict was not recorded"

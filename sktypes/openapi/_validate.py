@@ -23,6 +23,7 @@ the corpus: at most ~600).
 from __future__ import annotations
 
 import contextlib
+import posixpath
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 from urllib.parse import urldefrag
@@ -225,10 +226,19 @@ def _cause(exc: BaseException, kind: type[BaseException]) -> BaseException | Non
 
 
 def _where(doc: Document, refs: Refs, error: ValidationError) -> str:
-    """``<pointer> (line N)``, or ``<file>#<pointer> (line N)`` in a ``$ref``'d file."""
+    """``<pointer> (line N)``, or ``<file>#<pointer> (line N)`` in a ``$ref``'d file.
+
+    The file is named from the spec's folder (the line is recorded with the verdict, which
+    any working directory may read back: :func:`sktypes.openapi._load` names it from there).
+    """
     found, pointer = _place(doc, refs, error)
     line = line_of(found.raw(), pointer)
-    where = pointer if found is doc else f"{found.display}#{pointer}"
+    where = pointer
+    if found is not doc:
+        other = found.display
+        if "://" not in other:
+            other = posixpath.relpath(other, posixpath.dirname(doc.display) or ".")
+        where = f"{other}#{pointer}"
     return f"{where} (line {line})" if line is not None else where
 
 
