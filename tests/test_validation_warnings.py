@@ -191,3 +191,18 @@ def test_a_recorded_warning_in_a_refd_file_is_named_from_where_the_command_runs(
         seen.append(warned[0].split(": ", 2)[2])
     assert seen[0] == seen[1]
     assert any((tmp_path / "cache").rglob("*")), "the verdict was not recorded"
+
+
+def test_a_problem_in_a_component_reached_by_ref_is_placed_there(tmp_path: Path) -> None:
+    spec = tmp_path / "api.yaml"
+    spec.write_text(
+        'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths:\n  /a:\n    get:\n'
+        "      operationId: getA\n      responses:\n        '200':\n          description: ok\n"
+        "          content:\n            application/json:\n"
+        "              schema: {$ref: '#/components/schemas/Pet'}\n"
+        "components:\n  schemas:\n    Pet:\n      type: object\n      required: 7\n"
+    )
+    with pytest.raises(sk.OpenApiError) as raised:
+        sk.load_openapi(spec)
+    assert raised.value.where == "/components/schemas/Pet/required"
+    assert (raised.value.line, raised.value.column) == (17, 7)

@@ -242,33 +242,51 @@ def _where(doc: Document, refs: Refs, error: ValidationError) -> str:
     return f"{where} (line {line})" if line is not None else where
 
 
+_SEARCHED = 2_000_000
+"""A spec's own text is searched for a misplaced error's value only up to this size (each
+search walks the whole document; ``$ref``'d files, usually small, are searched first)."""
+
+
 def _place(doc: Document, refs: Refs, error: ValidationError) -> tuple[Document, str]:
     """The document and pointer of the value an error is about.
 
     openapi-spec-validator checks a schema reached through a ``$ref`` on its own: the path
     of an error inside it starts at that schema (``/properties/n/type``), not at the spec's
-    root. Where the spec has no such value there, the admitted documents are searched for
-    the node from which that path leads to the very value (the first, in document order).
+    root. Where the spec has no such value there, the ``$ref``'d documents, then the spec
+    (up to :data:`_SEARCHED` bytes), are searched for the node from which that path leads
+    to the very value (the first, in document order).
     """
     tokens = list(error.absolute_path)
     pointer = _pointer_of(tokens) or "/"
     if not tokens or _leads_to(doc.data, tokens, error.instance):
         return doc, pointer
-    for _, found in refs.documents():
-        stack: list[tuple[Any, list[Any]]] = [(found.data, [])]
-        while stack:
-            node, at = stack.pop()
-            if _leads_to(node, tokens, error.instance):
-                return found, _pointer_of([*at, *tokens]) or "/"
-            if isinstance(node, Mapping):
-                items: Iterable[tuple[Any, Any]] = node.items()
-            elif isinstance(node, list):
-                items = enumerate(node)
-            else:
-                continue
-            children = [(v, [*at, k]) for k, v in items if isinstance(v, (Mapping, list))]
-            stack.extend(reversed(children))
+    others = [d for _, d in refs.documents() if d is not doc]
+    raw = doc.raw()
+    if raw is not None and len(raw) <= _SEARCHED:
+        others.append(doc)
+    for found in others:
+        at = _search(found.data, tokens, error.instance)
+        if at is not None:
+            return found, _pointer_of([*at, *tokens]) or "/"
     return doc, pointer
+
+
+def _search(data: Any, tokens: list[Any], instance: Any) -> list[Any] | None:
+    """The path (in document order, the first) of a node ``tokens`` lead from to ``instance``."""
+    stack: list[tuple[Any, list[Any]]] = [(data, [])]
+    while stack:
+        node, at = stack.pop()
+        if _leads_to(node, tokens, instance):
+            return at
+        if isinstance(node, Mapping):
+            items: Iterable[tuple[Any, Any]] = node.items()
+        elif isinstance(node, list):
+            items = enumerate(node)
+        else:
+            continue
+        children = [(v, [*at, k]) for k, v in items if isinstance(v, (Mapping, list))]
+        stack.extend(reversed(children))
+    return None
 
 
 def _leads_to(node: Any, tokens: list[Any], instance: Any) -> bool:
