@@ -319,6 +319,12 @@ def test_the_built_pages_have_none_of_the_known_rendering_faults(site: Path) -> 
     assert faults == []
     cli = (site / "reference" / "cli.html").read_text()
     assert "<code>None</code>" in cli
+    flags = re.findall(
+        r"<tr>\s*<td>(?:(?!</tr>).)*?<td>boolean</td>(?:(?!</tr>).)*?</tr>", cli, re.S
+    )
+    assert flags and all("<code>False</code>" in row for row in flags if "--split" not in row), (
+        "a flag left out is False, not None"
+    )
     hydration = (site / "hydration.html").read_text()
     assert "<code>int | None</code>" in hydration
 
