@@ -12,8 +12,11 @@ given with ``--github`` (``SKTYPES_GITHUB_SPEC``); without npm its row is skippe
 Targets (issue 25): sktypes' whole plugin for GitHub's spec in at most 0.5x
 openapi-python-client's time, under 300 MB; Stripe in at most 0.5x datamodel-code-
 generator's models-only time; ``sktypes check`` of the unchanged generated GitHub package
-(and of the unchanged spec) in at most 1 s. sktypes generates with its per-user cache of
-validation verdicts off (``SKTYPES_NO_CACHE=1``): the spec is validated in the timed run.
+(and of the unchanged spec) in at most 1 s. sktypes is timed twice: with a **cold** cache (its
+per-user cache of validation verdicts off, ``SKTYPES_NO_CACHE=1``: the spec is validated in
+the timed run, as a first-time user sees it; the targets are judged on this one) and with a
+**warm** cache (a fresh ``SKTYPES_CACHE_DIR`` primed by one untimed run: the verdict is read
+by digest, as on every later run over an unchanged spec).
 
 Every run happens in a fresh subprocess (so peak RSS is that tool's alone); the time is the
 generation call only (interpreter start-up and imports excluded), the best of ``--repeat`` runs.
@@ -124,9 +127,20 @@ _ENV = {
 
 
 def _run(
-    tool: str, extra: list[str], spec: Path, timeout: float, keep: Path | None = None
+    tool: str,
+    extra: list[str],
+    spec: Path,
+    timeout: float,
+    keep: Path | None = None,
+    cache: Path | None = None,
 ) -> dict[str, Any]:
+    """One generation in a fresh process; ``cache``: sktypes' cache directory (else none)."""
     out = keep or Path(tempfile.mkdtemp(prefix="bench_gen_"))
+    env = (
+        _ENV
+        if cache is None
+        else {**_ENV, "SKTYPES_NO_CACHE": "0", "SKTYPES_CACHE_DIR": str(cache)}
+    )
     try:
         done = subprocess.run(
             [sys.executable, "-c", _CHILD, tool, str(spec), str(out), *extra],
@@ -134,7 +148,7 @@ def _run(
             text=True,
             timeout=timeout,
             cwd=ROOT,
-            env=_ENV,
+            env=env,
         )
         lines = done.stdout.strip().splitlines()
         result: dict[str, Any] = (
@@ -157,6 +171,17 @@ def _run(
     finally:
         if keep is None:
             shutil.rmtree(out, ignore_errors=True)
+
+
+def _warm(spec: Path, repeat: int, timeout: float) -> dict[str, Any]:
+    """sktypes with a warm cache: a fresh cache directory, one untimed run, then the best."""
+    with tempfile.TemporaryDirectory(prefix="bench_cache_") as cache:
+        primed = _run("sktypes", [""], spec, timeout, cache=Path(cache))
+        if not primed.get("ok"):
+            return primed
+        runs = [_run("sktypes", [""], spec, timeout, cache=Path(cache)) for _ in range(repeat)]
+    ok = [r for r in runs if r.get("ok")]
+    return min(ok, key=lambda r: r["seconds"]) if ok else runs[0]
 
 
 def _check_seconds(path: Path, repeat: int = 3) -> float:
@@ -231,6 +256,7 @@ def main() -> None:
             runs = [_run(tool, extra, spec, args.timeout) for _ in range(args.repeat)]
             ok = [r for r in runs if r.get("ok")]
             results[tool] = min(ok, key=lambda r: r["seconds"]) if ok else runs[0]
+        results["sktypes (warm cache)"] = _warm(spec, args.repeat, args.timeout)
         base = results.get("datamodel-code-generator", {})
         for tool, r in results.items():
             if not r.get("ok"):
@@ -245,6 +271,7 @@ def main() -> None:
                 f"{'yes' if r.get('importable') else 'no':>7} {ratio:>8}"
             )
         ours, opc = results.get("sktypes", {}), results.get("openapi-python-client", {})
+        warm = results["sktypes (warm cache)"]
         if spec_id == "github" and ours.get("ok") and opc.get("ok"):
             targets.append(
                 (
@@ -255,6 +282,15 @@ def main() -> None:
                 )
             )
             targets.append(("GitHub: sktypes peak memory", ours["peak_mb"], 300, " MB"))
+            if warm.get("ok"):
+                targets.append(
+                    (
+                        "GitHub, warm cache: sktypes / openapi-python-client",
+                        warm["seconds"] / opc["seconds"],
+                        0.5,
+                        "x",
+                    )
+                )
         if spec_id == "stripe" and ours.get("ok") and base.get("ok"):
             targets.append(
                 (
@@ -264,7 +300,16 @@ def main() -> None:
                     "x",
                 )
             )
-    print("\ntargets:")
+            if warm.get("ok"):
+                targets.append(
+                    (
+                        "Stripe, warm cache: sktypes / datamodel-code-generator",
+                        warm["seconds"] / base["seconds"],
+                        0.5,
+                        "x",
+                    )
+                )
+    print("\ntargets (cold: the spec validated in the run; warm: its verdict read from the cache):")
     for label, value, goal, unit in targets:
         _target(label, value, goal, unit)
     if github is not None:

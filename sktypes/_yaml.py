@@ -5,9 +5,13 @@ time goes to PyYAML's per-scalar resolver and node objects, not to parsing; and 
 composer recurses once per nesting level, so a deeply nested document overflows the C stack
 (a segfault, not an exception). This module takes libyaml's events (``yaml.parse`` with the
 C parser, a state machine without recursion) and builds dicts and lists with an explicit
-stack, resolving plain scalars with PyYAML's own implicit-resolver table and constructing
-them with PyYAML's own ``SafeConstructor`` methods, so values are the ones ``safe_load``
-gives, except that (as JSON wants) timestamps stay strings and mapping keys are strings.
+stack, resolving plain scalars by the YAML 1.2 core schema (what the OpenAPI specification
+recommends, and what JavaScript tools such as js-yaml and Prism read), not by PyYAML's YAML
+1.1 table: ``yes``/``no``/``on``/``off`` (and so Norway's ``NO`` in a country enum), ``1:30``,
+``1_000`` and ``0b101`` stay the strings they are in YAML 1.2, ``017`` is seventeen, ``0o17``
+is fifteen and ``1e5`` is a number. Timestamps stay strings and mapping keys are strings (as
+JSON wants). :class:`Yaml12Resolver` is that table in PyYAML's own resolver form, so a PyYAML
+emitter built on it quotes exactly the strings a YAML 1.2 reader would misread.
 
 Bounds (:class:`sktypes.limits.DocumentLimits`): nesting depth while building, the alias
 count, and — when aliases occur — the expanded size and depth of the tree, all before the
@@ -25,7 +29,6 @@ import re
 from typing import Any
 
 import yaml
-from yaml.constructor import SafeConstructor
 from yaml.events import (
     AliasEvent,
     DocumentStartEvent,
@@ -35,23 +38,47 @@ from yaml.events import (
     SequenceEndEvent,
     SequenceStartEvent,
 )
-from yaml.resolver import Resolver
+from yaml.resolver import BaseResolver
 
 from sktypes.limits import DEFAULT_LIMITS, DocumentLimits
 
-__all__ = ["YamlProblem", "events", "flow_depth_place", "load_yaml", "scalar_kind"]
+__all__ = [
+    "Yaml12Resolver",
+    "YamlProblem",
+    "events",
+    "flow_depth_place",
+    "load_yaml",
+    "scalar_kind",
+]
 
 _INT_MIN, _INT_MAX = -(2**63), 2**64 - 1
-_RESOLVERS = Resolver.yaml_implicit_resolvers
 _TAG = "tag:yaml.org,2002:"
-_CONSTRUCT = SafeConstructor()
-_Parser: Any
-try:
-    from yaml._yaml import CParser as _LibyamlParser
 
-    _Parser = _LibyamlParser
-except ImportError:  # pragma: no cover - PyYAML built without libyaml
-    _Parser = None
+
+class Yaml12Resolver(BaseResolver):
+    """The YAML 1.2 core schema's implicit tags (YAML 1.2.2, 10.3.2), plus the merge key."""
+
+
+def _core(kind: str, pattern: str, first: str) -> None:
+    Yaml12Resolver.add_implicit_resolver(_TAG + kind, re.compile(pattern, re.X), list(first))
+
+
+_core("null", r"^(?: ~ | null | Null | NULL | )$", "~nN")
+_core("bool", r"^(?: true | True | TRUE | false | False | FALSE )$", "tTfF")
+_core("int", r"^(?: [-+]?[0-9]+ | 0o[0-7]+ | 0x[0-9a-fA-F]+ )$", "-+0123456789")
+_core(
+    "float",
+    r"""^(?: [-+]? (?: \.[0-9]+ | [0-9]+ (?: \.[0-9]* )? ) (?: [eE][-+]?[0-9]+ )?
+        | [-+]? \. (?: inf | Inf | INF ) | \. (?: nan | NaN | NAN ) )$""",
+    "-+.0123456789",
+)
+_core("merge", r"^(?: << )$", "<")
+Yaml12Resolver.add_implicit_resolver(_TAG + "null", re.compile(r"^$"), [""])
+_RESOLVERS = Yaml12Resolver.yaml_implicit_resolvers
+_SPECIAL_FLOATS = {"inf": math.inf, "nan": math.nan}
+_DECIMAL = re.compile(r"[-+]?[0-9]+")
+# libyaml's parser through PyYAML's public loader class (its events; nothing constructed)
+_Parser: Any = getattr(yaml, "CBaseLoader", None)  # None: PyYAML built without libyaml
 
 
 class YamlProblem(Exception):
@@ -72,26 +99,61 @@ _MERGE = _Merge()
 _NO_KEY = object()
 
 
+def _core_int(value: str) -> int:
+    """A core-schema integer (``ValueError`` for text that is not one)."""
+    if value[:2] == "0o":
+        return int(value[2:], 8)
+    if value[:2] == "0x":
+        return int(value[2:], 16)
+    if _DECIMAL.fullmatch(value) is None:
+        raise ValueError(value)
+    return int(value, 10)
+
+
+def _core_float(value: str) -> float:
+    """A core-schema float (``ValueError`` for text that is not one)."""
+    special = _SPECIAL_FLOATS.get(value.lstrip("-+.").lower())
+    if special is not None:
+        return -special if value[0] == "-" else special
+    if "_" in value:
+        raise ValueError(value)
+    return float(value)
+
+
 def _number(kind: str, value: str, line: int, key: bool) -> Any:
-    node = yaml.ScalarNode(_TAG + kind, value)
     try:
         if kind == "int":
-            number: int | float = _CONSTRUCT.construct_yaml_int(node)
+            number: int | float = _core_int(value)
             if _INT_MIN <= number <= _INT_MAX:
                 return str(number) if key else number
             if key:
                 return value  # a key is text: keep the digits as written
             number = float(number)
         else:
-            number = _CONSTRUCT.construct_yaml_float(node)
-    except (OverflowError, ValueError):  # beyond the float range / the int digit limit
+            number = _core_float(value)
+    except OverflowError:  # beyond the float range
         number = math.inf
+    except ValueError:  # an explicit tag on text that is no such number, the int digit limit
+        if _core_int_digits(value):
+            number = math.inf
+        else:
+            raise YamlProblem(f"!!{kind} {_shown(value)} is not a YAML 1.2 {kind}", line) from None
     if math.isfinite(number):
         return str(number) if key else number
     if key:
         return value
-    shown = value if len(value) <= 20 else value[:19] + "…"
-    raise YamlProblem(f"the number {shown} has no JSON form (NaN, infinite or out of range)", line)
+    raise YamlProblem(
+        f"the number {_shown(value)} has no JSON form (NaN, infinite or out of range)", line
+    )
+
+
+def _core_int_digits(value: str) -> bool:
+    """``value`` is a plain decimal integer (too long for ``int()``'s digit limit)."""
+    return _DECIMAL.fullmatch(value) is not None
+
+
+def _shown(value: str) -> str:
+    return value if len(value) <= 20 else value[:19] + "…"
 
 
 def _scalar(kind: str, value: str, line: int, key: bool) -> Any:
@@ -104,9 +166,15 @@ def _scalar(kind: str, value: str, line: int, key: bool) -> Any:
     if kind == "int" or kind == "float":
         return _number(kind, value, line, key)
     if kind == "bool":
-        flag = _CONSTRUCT.construct_yaml_bool(yaml.ScalarNode(_TAG + kind, value))
+        flag = _BOOLS.get(value)
+        if flag is None:
+            raise YamlProblem(f"!!bool {_shown(value)} is not a YAML 1.2 bool", line)
         return ("true" if flag else "false") if key else flag
     raise YamlProblem(f"unsupported YAML tag !!{kind}", line)
+
+
+_BOOLS = dict.fromkeys(("true", "True", "TRUE"), True)
+_BOOLS.update(dict.fromkeys(("false", "False", "FALSE"), False))
 
 
 def scalar_kind(event: ScalarEvent, line: int) -> str:

@@ -13,7 +13,9 @@ import base64
 import datetime as dt
 import email
 import email.policy
+import inspect
 import json
+import typing
 import warnings
 from pathlib import Path
 from typing import Any
@@ -335,11 +337,29 @@ BYTES_EVERYWHERE = {
 }
 
 
-def test_format_byte_in_path_cookie_form_and_multipart(tmp_path: Path) -> None:
-    """Base64 in every location; in multipart a text part, while format: binary is a file."""
+def _content_encoded(value: Any) -> Any:
+    """``BYTES_EVERYWHERE`` as OpenAPI 3.1 says it: ``contentEncoding: base64``."""
+    if value == BYTE:
+        return {"type": "string", "contentEncoding": "base64"}
+    if isinstance(value, dict):
+        return {k: _content_encoded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_content_encoded(v) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("spelling", ["format: byte", "contentEncoding: base64"])
+def test_format_byte_in_path_cookie_form_and_multipart(tmp_path: Path, spelling: str) -> None:
+    """Base64 in every location; in multipart a text part, while format: binary is a file.
+
+    OpenAPI 3.1's ``contentEncoding: base64`` is the same bytes (it was typed ``str``)."""
     spec = tmp_path / "bytes.json"
-    spec.write_text(json.dumps(BYTES_EVERYWHERE))
-    package = import_generated(spec, tmp_path / "out", "bytes_everywhere")
+    document = BYTES_EVERYWHERE
+    if spelling != "format: byte":
+        document = {**_content_encoded(document), "openapi": "3.1.0"}
+    spec.write_text(json.dumps(document))
+    name = "bytes_everywhere" if spelling == "format: byte" else "bytes_everywhere_31"
+    package = import_generated(spec, tmp_path / "out", name)
     seen: list[httpx.Request] = []
 
     def api(request: httpx.Request) -> httpx.Response:
@@ -347,7 +367,10 @@ def test_format_byte_in_path_cookie_form_and_multipart(tmp_path: Path) -> None:
         return httpx.Response(204)
 
     client = httpx.Client(transport=httpx.MockTransport(api))
-    plugin = package.BytesEverywherePlugin("https://api.test", sync_client=client)
+    plugin_class = next(v for k, v in vars(package).items() if k.endswith("Plugin"))
+    plugin = plugin_class("https://api.test", sync_client=client)
+    assert Base64 in typing.get_args(package.models.FormBody.model_fields["f"].annotation)
+    assert inspect.signature(plugin.form_sync).parameters["blob"].annotation in ("Base64", Base64)
     raw = b"\xff\x00\r\n/+?"
     text = base64.b64encode(raw).decode()  # '/wANCi8rPw=='
     plugin.form_sync(blob=raw, c=raw, q=[raw, b"a"], body=package.models.FormBody(f=raw))

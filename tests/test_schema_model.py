@@ -785,6 +785,14 @@ def test_a_scalar_type_comes_back_as_itself(tp: Any) -> None:
         ({"type": "integer", "format": "int64"}, "int"),
         ({"type": "null"}, "None"),
         ({"type": "string", "format": "date-time"}, "datetime.datetime"),
+        # OpenAPI 3.1 / JSON Schema say format: byte as contentEncoding (was typed str)
+        ({"type": "string", "contentEncoding": "base64"}, "sktypes.generated.Base64"),
+        ({"type": "string", "contentEncoding": "BASE64"}, "sktypes.generated.Base64"),
+        (
+            {"type": "string", "contentEncoding": "base64", "contentMediaType": "image/png"},
+            "sktypes.generated.Base64",
+        ),
+        ({"type": "string", "contentMediaType": "image/png"}, "str"),
     ],
 )
 def test_formats_read_back_through_the_table(schema: Any, annotation: str) -> None:

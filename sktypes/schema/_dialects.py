@@ -19,7 +19,13 @@ import orjson
 
 from sktypes.errors import SchemaError
 from sktypes.jsondoc import thaw
-from sktypes.schema._emit import Emitter, describe, is_plain_any, without_null
+from sktypes.schema._emit import (
+    Emitter,
+    describe,
+    is_plain_any,
+    two_descriptions,
+    without_null,
+)
 from sktypes.schema._merge import kinds_of
 from sktypes.schema._model import SchemaModel
 from sktypes.schema._nodes import (
@@ -268,6 +274,8 @@ class _OpenAIStrict(Emitter):
     def union(self, node: UnionNode) -> Json:
         rest, nullable = without_null(node)
         if nullable and not isinstance(rest, (UnionNode, NeverNode)):
+            if two_descriptions(node, rest):  # each description at its place
+                return {"anyOf": [self.emit(rest), dict(_NULL)]}
             return self.optional(rest)  # one form for "X or null": a type list when it can be
         return {"anyOf": [self.emit(o) for o in node.options]}
 
@@ -627,21 +635,42 @@ class _Gemini(Emitter):
 
 
 def _gemini_enum(values: list[Any]) -> Json:
+    """Listed values as Gemini can say them: its enums hold text, or numbers as text.
+
+    Strings are a ``STRING`` enum; integers (numbers) an ``INTEGER`` (``NUMBER``) enum with
+    ``format: enum``; a mix of those kinds one ``anyOf`` option per kind (exact). Booleans,
+    objects and arrays have no Gemini enum: their type is said and the listed values move
+    into the description (``(enum: [false])``), a loss the provider-formats table reports,
+    never a silent change of ``false`` into the text ``"False"``.
+    """
     thawed = thaw(values)
-    if all(isinstance(v, str) for v in thawed):
-        return {"type": "STRING", "enum": thawed}
     present = [v for v in thawed if v is not None]
-    kinds = {type(v) for v in present}
-    out: Json
-    if kinds <= {int}:
-        out = {"type": "INTEGER", "format": "enum"}
-    elif kinds <= {int, float}:
-        out = {"type": "NUMBER", "format": "enum"}
-    else:
-        out = {"type": "STRING"}
-    out["enum"] = [v if isinstance(v, str) else _text(v) for v in present]
+    groups: dict[str, list[Any]] = {}
+    for value in present:
+        groups.setdefault(_GEMINI_ENUM_KIND.get(type(value), "OBJECT"), []).append(value)
+    if "NUMBER" in groups and "INTEGER" in groups:  # one numeric enum, as JSON Schema reads it
+        groups["NUMBER"] = [v for v in present if type(v) in (int, float)]
+        del groups["INTEGER"]
+    options = [_gemini_enum_of(kind, listed) for kind, listed in groups.items()]
+    out: Json = options[0] if len(options) == 1 else {"anyOf": options} if options else {}
     if len(present) != len(thawed):
         out["nullable"] = True
+    return out
+
+
+_GEMINI_ENUM_KIND = {str: "STRING", int: "INTEGER", float: "NUMBER", bool: "BOOLEAN", list: "ARRAY"}
+
+
+def _gemini_enum_of(kind: str, listed: list[Any]) -> Json:
+    if kind == "STRING":
+        return {"type": "STRING", "enum": listed}
+    if kind in ("INTEGER", "NUMBER"):
+        return {"type": kind, "format": "enum", "enum": [_text(v) for v in listed]}
+    out: Json = {"type": kind}
+    if kind == "ARRAY":
+        out["items"] = {}
+    if kind != "BOOLEAN" or set(listed) != {True, False}:
+        _note(out, {"enum": listed})
     return out
 
 

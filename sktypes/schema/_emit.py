@@ -193,6 +193,8 @@ class Emitter:
             rest, nullable = without_null(node)
             if nullable and not isinstance(rest, (UnionNode, NeverNode)):
                 inner = self.emit(rest)
+                if two_descriptions(node, rest):  # the short form has room for one
+                    return {"anyOf": [inner, self.emit(NullNode())]}
                 t = inner.get("type")
                 if isinstance(t, str) and not _COMPOSED & inner.keys():
                     return {**inner, "type": [t, "null"]}  # "X or null" in its short form
@@ -282,6 +284,12 @@ def _values_type(values: tuple[Any, ...]) -> Json:
 _COMPOSED = frozenset({"enum", "const", "anyOf", "oneOf", "allOf", "$ref", "not"})
 
 
+def two_descriptions(node: UnionNode, rest: Node) -> bool:
+    """``X or null`` whose ``X`` (``rest``) describes itself otherwise than the union does."""
+    own = rest.description
+    return own is not None and node.description is not None and own != node.description
+
+
 def _listed(out: Json) -> list[Any] | None:
     """The values of a schema that only lists values (``enum`` or ``const``), else ``None``."""
     if _COMPOSED & out.keys() - {"enum", "const"}:
@@ -309,14 +317,11 @@ def without_null(node: UnionNode) -> tuple[Node, bool]:
     """The union's options without ``null``, and whether there was one.
 
     The union's annotations are written once, on the node the union becomes; the option
-    keeps its own description only when the union has none (a property's description
-    says more about it than its type's does).
+    keeps its own description, which a dialect's short form writes after the union's (a
+    property's description first, then its type's: ``describe``), never dropping either.
     """
     bare = node.replace(**{k: _ANNOTATION_DEFAULTS[k] for k in node.annotations()})
-    rest, nullable = strip_null(bare)
-    if node.description is not None and rest.description is not None:
-        rest = rest.replace(description=None)
-    return rest, nullable
+    return strip_null(bare)
 
 
 def _put(out: Json, key: str, value: Any) -> None:

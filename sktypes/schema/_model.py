@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Literal
 
 from sktypes import _pointer
 from sktypes.errors import format_error
-from sktypes.jsondoc import JsonDocument
+from sktypes.jsondoc import FrozenDict, JsonDocument
 from sktypes.schema._nodes import AnyNode, Node, OpaqueNode, RefNode
 
 if TYPE_CHECKING:
@@ -68,6 +68,7 @@ class SchemaModel:
         "_complete",
         "_definitions",
         "_parser",
+        "_pointers",
         "document",
         "flavor",
         "root",
@@ -79,6 +80,7 @@ class SchemaModel:
         self.flavor: Flavor = flavor
         self._parser = parser
         self._definitions: Mapping[str, Node] | None = None
+        self._pointers: dict[str, str] | None = None
         self._complete = False
         self.root: Node = AnyNode()
 
@@ -91,6 +93,12 @@ class SchemaModel:
                 {name: parser.at(ptr) for ptr, name in parser.definition_pointers()}
             )
         return self._definitions
+
+    def _definition_pointers(self) -> dict[str, str]:
+        """The pointer of each definition by name, in document order (nothing parsed)."""
+        if self._pointers is None:
+            self._pointers = {name: ptr for ptr, name in self._parser.definition_pointers()}
+        return self._pointers
 
     @property
     def unsupported(self) -> tuple[Unsupported, ...]:
@@ -139,10 +147,17 @@ class SchemaModel:
     def definitions_used(self, node: Node) -> list[str]:
         """The definitions ``node`` needs, transitively, in document order.
 
-        References among its nodes and in discriminator mappings count, and so do
-        references written inside keywords the model keeps as written (``not``...).
+        What a copy of ``node`` with these definitions needs to be self-contained: the
+        references among its nodes, in discriminator mappings and inside keywords the model
+        keeps as written (``not``...), the definitions an ``allOf`` merged into it
+        (``bases``), and from each definition on, every ``$ref`` written in it (the copy
+        holds the definition as written, merged ``allOf`` members included). Definitions
+        are read as written, not parsed: asking about one item of a large response costs
+        a walk of the JSON it reaches, once per definition object.
         """
-        used: set[str] = set()
+        pointers = self._definition_pointers()
+        refs: list[str] = []
+        names: list[str] = []
         todo = [node]
         seen: set[int] = set()
         while todo:
@@ -150,7 +165,6 @@ class SchemaModel:
             if id(current) in seen:
                 continue
             seen.add(id(current))
-            refs: list[str] = []
             if isinstance(current, RefNode):
                 refs.append(current.ref)
             discriminator = getattr(current, "discriminator", None)
@@ -158,13 +172,16 @@ class SchemaModel:
                 refs.extend(ref.ref for _, ref in discriminator.mapping)
             if isinstance(current, OpaqueNode):
                 refs.extend(_refs_written(current.value))
-            for ref in refs:
-                name = self._definition_name(ref)
-                if name is not None and name not in used:
-                    used.add(name)
-                    todo.append(self.definitions[name])
+            names.extend(getattr(current, "bases", ()))
             todo.extend(current.children())
-        return [name for name in self.definitions if name in used]
+        used: set[str] = set()
+        while refs or names:
+            name = names.pop() if names else self._definition_name(refs.pop())
+            if name is None or name in used or name not in pointers:
+                continue
+            used.add(name)
+            refs.extend(_written_refs(_pointer.resolve(self.document.value, pointers[name])))
+        return [name for name in pointers if name in used]
 
     def _definition_name(self, ref: str) -> str | None:
         if not ref.startswith("#"):
@@ -173,9 +190,9 @@ class SchemaModel:
             tokens = _pointer.split(ref)
         except _pointer.PointerError:
             return None
-        if len(tokens) == 2 and tokens[0] in ("$defs", "definitions"):
+        if len(tokens) >= 2 and tokens[0] in ("$defs", "definitions"):  # or a part of one
             for name in (f"{tokens[0]}/{tokens[1]}", tokens[1]):  # a clash: "definitions/X"
-                if name in self.definitions:
+                if name in self._definition_pointers():
                     return name
         return None
 
@@ -222,4 +239,24 @@ def _refs_written(value: object) -> list[str]:
             todo.extend(current.values())
         elif isinstance(current, (list, tuple)):
             todo.extend(current)
+    return found
+
+
+_WRITTEN: dict[int, tuple[object, tuple[str, ...]]] = {}
+"""``$ref`` strings written in a frozen definition, by the definition's identity (kept
+alive with it): one plugin's view schemas share their definitions, so each is walked once."""
+_WRITTEN_LIMIT = 100_000
+
+
+def _written_refs(value: object) -> tuple[str, ...]:
+    """``_refs_written(value)``, remembered for frozen values (plain ones can change)."""
+    if not isinstance(value, FrozenDict):
+        return tuple(_refs_written(value))
+    hit = _WRITTEN.get(id(value))
+    if hit is not None and hit[0] is value:
+        return hit[1]
+    if len(_WRITTEN) >= _WRITTEN_LIMIT:
+        _WRITTEN.clear()
+    found = tuple(_refs_written(value))
+    _WRITTEN[id(value)] = (value, found)
     return found

@@ -161,7 +161,8 @@ def scalar_type_for(node: Node) -> ScalarType | None:
 
     Reads the JSON type and ``format``; an unknown format gives the plain type (``str``).
     pydantic's ``Decimal`` schema (a number, or a string with :data:`DECIMAL_PATTERN`) and
-    ``format: decimal`` give ``Decimal``.
+    ``format: decimal`` give ``Decimal``. ``contentEncoding: base64`` (how OpenAPI 3.1 and
+    JSON Schema say ``format: byte``) gives ``Base64``: bytes in Python, base64 on the wire.
     """
     if isinstance(node, NullNode):
         return _PLAIN["null"]
@@ -172,8 +173,11 @@ def scalar_type_for(node: Node) -> ScalarType | None:
             hit = _BY_FORMAT.get((node.kind, node.format))
             if hit is not None:
                 return hit
-        if isinstance(node, StringNode) and node.pattern == DECIMAL_PATTERN:
-            return _BY_TYPE[decimal.Decimal]
+        if isinstance(node, StringNode):
+            if node.pattern == DECIMAL_PATTERN:
+                return _BY_TYPE[decimal.Decimal]
+            if (node.content_encoding or "").lower() == "base64":  # OpenAPI 3.1's format: byte
+                return _BY_FORMAT[("string", "byte")]
         return _PLAIN[node.kind]
     if isinstance(node, UnionNode) and len(node.options) == 2 and not node.one_of:
         kinds = {type(o) for o in node.options}
