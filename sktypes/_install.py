@@ -59,12 +59,15 @@ def install_hint(extra: str) -> str:
     return f"pip install '{source}[{extra}]'"
 
 
-def missing_extra(module: str, what: str, extra: str, exc: ImportError) -> ModuleNotFoundError:
+def missing_extra(module: str, what: str, extra: str, exc: ImportError) -> ImportError:
     """The error for an optional module whose framework is not installed.
 
-    A ``ModuleNotFoundError`` naming the missing module (as the import's own would), with
-    the install command in its message.
+    A ``ModuleNotFoundError`` naming the framework and the missing module (``.name``, as the
+    import's own would), with the install command that works in its message; ``exc`` itself
+    when what is missing is part of sktypes (a bug, not a missing extra).
     """
     name = exc.name or what
+    if not isinstance(exc, ModuleNotFoundError) or name.partition(".")[0] == "sktypes":
+        return exc
     message = f"{module} needs {what} ({name} is not installed): {install_hint(extra)}"
     return ModuleNotFoundError(message, name=name)

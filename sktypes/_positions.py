@@ -6,7 +6,9 @@ so a place is found in a 13 MB spec without holding a second copy of it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -22,9 +24,10 @@ from yaml.events import (
 
 from sktypes._pointer import unescape
 from sktypes._yaml import YamlProblem, events
+from sktypes.errors import format_error
 from sktypes.limits import DEFAULT_LIMITS, DocumentLimits
 
-__all__ = ["Location", "line_of", "locate"]
+__all__ = ["Location", "Placed", "line_of", "locate", "placed_warning"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +73,68 @@ def line_of(raw: bytes | None, pointer: str, limits: DocumentLimits = DEFAULT_LI
     """The 1-based line of the node at ``pointer`` (its key's line for an object member)."""
     found = locate(raw, pointer, limits)
     return found.key_line if found is not None else None
+
+
+_LOOKED_UP = 1_000_000
+_LINE = re.compile(r"^(?P<where>.*?) \(line (?P<line>\d+)\)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A load warning taken apart: its file, pointer, line, column and message.
+
+    ``str()`` is the one form of every located message (:func:`sktypes.errors.format_error`):
+    ``file:line:column: /pointer: message``.
+    """
+
+    file: str
+    where: str
+    message: str
+    line: int | None = None
+    column: int | None = None
+
+    def __str__(self) -> str:
+        return format_error(
+            self.message, file=self.file, line=self.line, column=self.column, where=self.where
+        )
+
+
+def placed_warning(text: str, file: str, raw: bytes | None = None) -> Placed:
+    """Where a warning of ``OpenApiPlugin.warnings`` is: in ``file`` (whose text is ``raw``).
+
+    The load writes each as ``<where>[ (line N)]: <message>``, ``<where>`` a JSON pointer
+    of the spec or ``<file>#<pointer>`` of a ``$ref``'d file (named as the ``$ref`` wrote
+    it, relative to where the command ran; read again here). The pointer is looked up in
+    the text for its line and column; in a text over :data:`_LOOKED_UP` bytes only where
+    the validator gave a line (a lookup walks the whole text, and the validator reports a
+    bounded number of problems).
+    """
+    where, sep, message = text.partition(": ")
+    if not sep:
+        return Placed(file, "", text)
+    line = column = None
+    numbered = _LINE.match(where)
+    if numbered is not None:
+        where, line = numbered["where"], int(numbered["line"])
+    if not where.startswith("/") and "#" in where:  # in a $ref'd file, named as loading does
+        file, _, where = where.partition("#")
+        raw = _read(file)
+    if where.startswith("/") and (line is not None or len(raw or b"") <= _LOOKED_UP):
+        found = locate(raw, where)
+        if found is not None:
+            line, column = found.key_line, found.key_column
+    return Placed(file, where or "/", message, line, column)
+
+
+def _read(file: str) -> bytes | None:
+    """A ``$ref``'d file's text, for the place of a warning in it (small local files only)."""
+    try:
+        path = Path(file)
+        if path.is_file() and path.stat().st_size <= _LOOKED_UP:
+            return path.read_bytes()
+    except (OSError, ValueError):
+        pass
+    return None
 
 
 def _walk(stream: Any, tokens: list[str], max_depth: int) -> Location | None:

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from sktypes._atomic import temporary_directory
+from sktypes._positions import placed_warning
 from sktypes._stages import stage
 from sktypes.errors import GenerationError, SktypesError, format_error
 from sktypes.generated import VIEWS_FILE, Binding, dump_views
@@ -115,22 +116,34 @@ def render_plugin(
 class GenerationWarning(UserWarning):
     """Something in the spec the generated code does not express, and where it is.
 
-    ``str(w)`` is ``<file>: <pointer>: <what>`` (:func:`sktypes.errors.format_error`), e.g.
-    ``api.yaml: /components/schemas/Pet/not: not cannot be expressed in generated code``; the
-    CLI prints it after ``warning:``.
+    ``str(w)`` is ``<file>[:line:column]: <pointer>: <what>`` (the one form of
+    :func:`sktypes.errors.format_error`), e.g. ``api.yaml:12:9: /components/schemas/Pet/not:
+    not cannot be expressed in generated code``; the CLI prints it after ``warning:``.
 
     Attributes:
         file: the spec file (or the ``$ref``'d file) it is in.
         pointer: the JSON pointer of the schema or keyword in that file.
         message: what is not expressed (with what it belongs to, when the pointer alone
             does not say: ``(parameter 'limit')``).
+        line: the 1-based line of the pointer in ``file``, when known.
+        column: the 1-based column there, when known.
     """
 
-    def __init__(self, file: str, pointer: str, message: str) -> None:
+    def __init__(
+        self,
+        file: str,
+        pointer: str,
+        message: str,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
         self.file = file
         self.pointer = pointer
         self.message = message
-        super().__init__(format_error(message, file=file, where=pointer or "/"))
+        self.line = line
+        self.column = column
+        where = pointer or "/"
+        super().__init__(format_error(message, file=file, line=line, column=column, where=where))
 
 
 class RenderedPlugin(tuple[str, dict[str, str]]):
@@ -176,9 +189,10 @@ class RenderedPlugin(tuple[str, dict[str, str]]):
 def _warnings(plugin: OpenApiPlugin, spec: Path, ctx: PluginContext) -> list[GenerationWarning]:
     """The load's warnings, then what the generated code cannot express."""
     out = []
+    raw = spec.read_bytes() if plugin.warnings and spec.is_file() else None
     for text in plugin.warnings:
-        pointer, _, message = text.partition(": ")
-        out.append(GenerationWarning(str(spec), pointer, message or text))
+        at = placed_warning(text, str(spec), raw)
+        out.append(GenerationWarning(at.file, at.where, at.message, at.line, at.column))
     for file, pointer, keyword_, note in ctx.unexpressed:
         suffix = f" ({note})" if note else ""
         message = f"{keyword_} cannot be expressed in generated code{suffix}"

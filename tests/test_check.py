@@ -70,7 +70,8 @@ def test_prompt_template_configs_are_validated_and_parsed(tmp_path: Path) -> Non
     assert broken.path == str(bad)
     assert broken.where == "template line 1, column 7"
     (unknown,) = check_paths([str(typo)])
-    assert "template_fromat" in unknown.reason
+    assert (unknown.where, unknown.line, unknown.column) == ("$.template_fromat", 3, 1)
+    assert unknown.reason == "invalid prompt template config: Extra inputs are not permitted"
 
 
 def test_stale_generated_package_is_flagged(tmp_path: Path) -> None:

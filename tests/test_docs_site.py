@@ -135,8 +135,8 @@ def test_generated_tables_golden() -> None:
 
 def test_site_builds_strict(site: Path) -> None:
     assert (site / "index.html").is_file()
-    assert (site / "reference" / "cli" / "index.html").is_file()
-    cli = (site / "reference" / "cli" / "index.html").read_text()
+    assert (site / "reference" / "cli.html").is_file()
+    cli = (site / "reference" / "cli.html").read_text()
     for command in ("manual", "generate", "check", "hydrate", "plan"):
         assert f"sktypes {command}" in cli, command  # generated from the click commands
 
@@ -251,9 +251,8 @@ def served(site: Path) -> Iterator[str]:
         thread.join(timeout=10)
 
 
-def _render(chromium: str, url: str, profile: Path) -> tuple[_Page, str]:
-    """The DOM Chromium built for ``url`` (scripts run), parsed and as text."""
-    completed = subprocess.run(
+def _headless(chromium: str, profile: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
         [
             chromium,
             "--headless",
@@ -264,16 +263,20 @@ def _render(chromium: str, url: str, profile: Path) -> tuple[_Page, str]:
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
+            "--hide-scrollbars",
             f"--user-data-dir={profile}",
-            "--virtual-time-budget=3000",
-            "--dump-dom",
-            url,
+            *args,
         ],
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
+
+
+def _render(chromium: str, url: str, profile: Path) -> tuple[_Page, str]:
+    """The DOM Chromium built for ``url`` (scripts run), parsed and as text."""
+    completed = _headless(chromium, profile, "--virtual-time-budget=3000", "--dump-dom", url)
     assert completed.returncode == 0, completed.stderr[-3000:]
     page = _Page()
     page.feed(completed.stdout)
@@ -285,7 +288,7 @@ def _render(chromium: str, url: str, profile: Path) -> tuple[_Page, str]:
     ("path", "title", "code"),
     [
         ("", "sktypes", "import sktypes as sk"),
-        ("reference/api/sktypes/", "sktypes", "hydrate("),
+        ("reference/api/sktypes.html", "sktypes", "hydrate("),
     ],
 )
 def test_a_browser_renders_the_site(
@@ -294,7 +297,7 @@ def test_a_browser_renders_the_site(
     page, text = _render(chromium, f"{served}/{path}", tmp_path / "profile")
     assert title in page.title
     assert len(page.nav_links) >= 20, page.nav_links
-    assert any(link.rstrip("/").endswith("getting-started") for link in page.nav_links)
+    assert any(link.endswith("getting-started.html") for link in page.nav_links)
     assert page.code_blocks >= 1
     assert code in text
 
@@ -308,10 +311,81 @@ def test_the_built_pages_have_none_of_the_known_rendering_faults(site: Path) -> 
         for cell in re.findall(r"<td>(.*?)</td>", text, re.S):
             if re.search(r"<code>[^<]*\\\|", cell):
                 faults.append(f"{where}: a literal \\| in a table's code: {cell[:80]}")
+        prose = re.sub(r"<pre.*?</pre>", "", text, flags=re.S)  # code blocks may hold regexes
+        for shown in re.findall(r"<(?:li|p|td)>(?:(?!</(?:li|p|td)>).)*\\\|", prose, re.S):
+            faults.append(f"{where}: a literal \\| in the text: {shown[-80:]}")
         if "Sentinel.UNSET" in text:
             faults.append(f"{where}: Sentinel.UNSET shown")
     assert faults == []
-    cli = (site / "reference" / "cli" / "index.html").read_text()
+    cli = (site / "reference" / "cli.html").read_text()
     assert "<code>None</code>" in cli
-    hydration = (site / "hydration" / "index.html").read_text()
+    flags = re.findall(
+        r"<tr>\s*<td>(?:(?!</tr>).)*?<td>boolean</td>(?:(?!</tr>).)*?</tr>", cli, re.S
+    )
+    assert flags and all("<code>False</code>" in row for row in flags if "--split" not in row), (
+        "a flag left out is False, not None"
+    )
+    hydration = (site / "hydration.html").read_text()
     assert "<code>int | None</code>" in hydration
+
+
+SCREENSHOTS = ROOT / "build" / "screenshots"
+MAIN_PAGES = (
+    "index",
+    "getting-started",
+    "openapi",
+    "generate",
+    "mcp",
+    "manuals",
+    "hydration",
+    "workflow",
+    "concepts/dialects",
+    "reference/cli",
+    "reference/errors",
+    "reference/api/sktypes",
+)
+"""The pages a newcomer reads first, photographed into :data:`SCREENSHOTS` (git-ignored; CI
+keeps the folder as an artifact) for a person to look at."""
+
+
+@pytest.mark.parametrize("page", MAIN_PAGES)
+def test_screenshots_of_the_main_pages(
+    chromium: str, site: Path, tmp_path: Path, page: str
+) -> None:
+    """Each main page, opened from ``file://`` as a downloaded site is, as a PNG."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shot = SCREENSHOTS / f"{page.replace('/', '-')}.png"
+    shot.unlink(missing_ok=True)
+    url = (site / f"{page}.html").as_uri()
+    taken = _headless(
+        chromium,
+        tmp_path / "profile",
+        "--virtual-time-budget=3000",
+        "--window-size=1280,2400",
+        f"--screenshot={shot}",
+        url,
+    )
+    assert taken.returncode == 0, taken.stderr[-3000:]
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert shot.stat().st_size > 20_000, "an empty page"  # a blank 1280x2400 PNG is ~10 KB
+
+
+def test_the_header_search_works_from_file_urls(chromium: str, site: Path, tmp_path: Path) -> None:
+    """Opened from ``file://`` (no server), the search box finds pages (the offline plugin)."""
+    url = (site / "index.html").as_uri() + "?q=hydrate"
+    completed = _headless(chromium, tmp_path / "p", "--virtual-time-budget=6000", "--dump-dom", url)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    found = re.search(r'md-search-result__meta">\s*(\d+) matching document', completed.stdout)
+    assert found is not None and int(found.group(1)) >= 5, completed.stdout[-2000:]
+
+
+def test_the_site_searches_offline_and_loads_nothing_remote(site: Path) -> None:
+    """The search index is inlined for ``file://`` and its worker shim is the site's own."""
+    assert (site / "search" / "search_index.js").read_text().startswith("var __index = ")
+    for page in sorted(site.rglob("*.html")):
+        text = page.read_text()
+        scripts = re.findall(r'<script[^>]*src="([^"]+)"', text)
+        remote = [src for src in scripts if "://" in src or src.startswith("//")]
+        assert remote == [], f"{page.relative_to(site)}: {remote}"
+        if page.name != "404.html":
+            assert any(s.endswith("javascripts/iframe-worker-shim.js") for s in scripts), page

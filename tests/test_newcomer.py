@@ -1,11 +1,12 @@
 """The newcomer's path: the built wheel in a clean venv, each guide followed from an empty folder.
 
-Nothing of the repository is importable or lying around: the wheel (with the ``mcp`` extra
-the MCP guide installs, and the lock's runtime pins) is installed into a fresh venv, and each
-page's code and commands run (:mod:`tests.docs_examples` with ``SKTYPES_DOCS_OUTSIDE=1``) in
-an empty temporary folder. Getting started runs first from nothing at all (it writes the
-example files itself with ``sktypes example``); every other guide starts in a folder where
-``sktypes example`` has run, as getting started tells the reader to do.
+Nothing of the repository is importable or lying around: the wheel (with the extras the
+guides install, ``mcp`` and ``tokens``, and the lock's runtime pins) is installed into a fresh
+venv, and each page's code and commands run (:mod:`tests.docs_examples` with
+``SKTYPES_DOCS_OUTSIDE=1``) in an empty temporary folder. Getting started runs first from
+nothing at all (it writes the example files itself with ``sktypes example``); every other
+guide starts in a folder where ``sktypes example`` has run, as getting started tells the
+reader to do.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ GUIDES = (
     "docs/plans.md",
     "docs/templates.md",
     "docs/mcp.md",
+    "docs/manuals.md",
     "docs/workflow.md",
     "docs/security.md",
     "docs/reference/errors.md",
@@ -49,7 +51,7 @@ repository's test server), the integrations (each runs in its framework's venv:
 
 @pytest.fixture(scope="module")
 def venv() -> Path:
-    return venv_with("[mcp]")
+    return venv_with("[mcp,tokens]")
 
 
 def _run_page(venv: Path, page: str, folder: Path) -> dict[int, dict[str, str]]:

@@ -86,6 +86,10 @@ def test_generate_warns_when_the_package_has_no_functions(tmp_path: Path) -> Non
     done = _sktypes("generate", "api.yaml", "-o", "out", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ("warning: api.yaml: no operations: the package has no functions\n")
+    for command in ("manual", "views"):
+        listed = _sktypes(command, "api.yaml", cwd=tmp_path)
+        assert listed.returncode == 0 and listed.stdout.strip() == "[]", listed.stderr
+        assert listed.stderr == "warning: api.yaml: no operations: there are no functions to list\n"
 
 
 def test_manual_and_views_say_what_they_wrote(tmp_path: Path) -> None:
@@ -93,9 +97,9 @@ def test_manual_and_views_say_what_they_wrote(tmp_path: Path) -> None:
     done = _sktypes("manual", "tool.json", "-o", "m.json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
-    assert done.stderr == "wrote m.json (planner manual of 1 functions)\n"
+    assert done.stderr == "wrote m.json (planner manual of 1 function)\n"
     views = _sktypes("views", "tool.json", "-o", "v.json", cwd=tmp_path)
-    assert views.stderr == "wrote v.json (1 views)\n"
+    assert views.stderr == "wrote v.json (1 view)\n"
     assert json.loads((tmp_path / "v.json").read_text())[0]["name"] == "f"
 
 
@@ -156,3 +160,31 @@ def test_without_a_record_the_hint_shows_every_form(monkeypatch: pytest.MonkeyPa
     assert "pip install '/path/to/sktypes[mcp]' (a clone)" in hint
     assert "sktypes[mcp] @ git+<the repository's URL>" in hint
     assert "not on PyPI" in hint
+
+
+def test_stubs_of_an_openapi_document_says_what_to_use(tmp_path: Path) -> None:
+    (tmp_path / "api.yaml").write_text(SPEC_WITHOUT_PATHS)
+    assert _error(_sktypes("stubs", "api.yaml", cwd=tmp_path)) == (
+        "sktypes: error: api.yaml: an OpenAPI document, not a tool list: give --code-mode "
+        "(typed functions for any source) or use sktypes generate (a typed client package)\n"
+    )
+
+
+def test_check_names_a_packages_spec_relative_to_where_it_ran(tmp_path: Path) -> None:
+    """The package's link record holds the spec's absolute path; the finding shows it as given."""
+    spec = tmp_path / "api" / "items.yaml"
+    spec.parent.mkdir()
+    spec.write_text(  # generates (with a warning); check is strict: the package's spec fails
+        'openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths:\n  /a:\n    get:\n'
+        "      operationId: getA\n      responses: {'200': {description: ok}}\n"
+        "      parameters: [{name: q, in: query, schema: {type: string}, bad: 1}]\n"
+    )
+    made = _sktypes("generate", "api/items.yaml", "-o", "out", "--name", "items", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    assert "warning: api/items.yaml:8:" in made.stderr
+    done = _sktypes("check", "out", cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert str(tmp_path) not in done.stdout + done.stderr
+    assert re.search(r"^api/items\.yaml:8:\d+: /paths/~1a/get/parameters", done.stdout, re.M), (
+        done.stdout
+    )

@@ -381,3 +381,49 @@ def test_the_installed_wheel_holds_issue_23s_guarantees(venv: Path, tmp_path: Pa
     assert "notes.json" in out and "not a regular file" in out, out
     assert "outside the repository" in out and "hostname" in out, out
     assert "models.py" in out and "symlink" in out, out
+
+
+@pytest.mark.parametrize(
+    ("module", "framework", "extra", "missing"),
+    [
+        ("semantic_kernel", "Semantic Kernel", "semantic-kernel", "semantic_kernel"),
+        ("agent_framework", "Microsoft Agent Framework", "agent-framework", "agent_framework"),
+        ("langchain", "LangChain", "langchain", "langchain_core"),
+        ("pydantic_ai", "pydantic-ai", "pydantic-ai", "pydantic_ai"),
+        ("openai_agents", "the OpenAI Agents SDK", "openai-agents", "agents"),
+        ("mcp", "the MCP SDK", "mcp", "mcp"),
+    ],
+)
+def test_an_integration_without_its_framework_says_what_to_install(
+    venv: Path, tmp_path: Path, module: str, framework: str, extra: str, missing: str
+) -> None:
+    """One ImportError naming the framework and the install form of this copy (the wheel)."""
+    code = (
+        "import sys\n"
+        "try:\n"
+        f"    import sktypes.integrations.{module}\n"
+        "except ModuleNotFoundError as exc:\n"
+        "    print(type(exc).__name__, exc.name, str(exc), sep='\\n')\n"
+        "    sys.exit(0)\n"
+        "sys.exit('imported')\n"
+    )
+    tried = _run(venv, "python", "-c", code, cwd=tmp_path)
+    assert tried.returncode == 0, tried.stdout + tried.stderr
+    kind, name, message = tried.stdout.splitlines()
+    assert (kind, name) == ("ModuleNotFoundError", missing)
+    whl = wheel(build_dist())
+    assert message == (
+        f"sktypes.integrations.{module} needs {framework} ({missing} is not installed): "
+        f"pip install '{whl}[{extra}]'"
+    )
+
+
+def test_serve_without_the_mcp_extra_says_what_to_install(venv: Path, tmp_path: Path) -> None:
+    (tmp_path / "tools.py").write_text("def hello() -> str:\n    return 'hi'\n")
+    served = _run(venv, "sktypes", "serve", "tools.py", cwd=tmp_path)
+    assert served.returncode == 2 and served.stdout == ""
+    whl = wheel(build_dist())
+    assert served.stderr.strip().splitlines() == [
+        "sktypes: error: sktypes serve needs the MCP SDK (mcp is not installed): "
+        f"pip install '{whl}[mcp]'"
+    ]

@@ -71,8 +71,25 @@ def test_unknown_key_names_the_file_path_and_line(tmp_path: Path) -> None:
     with pytest.raises(TemplateError) as caught:
         load_prompt_template_config(path)
     assert caught.value.file == str(path)
-    assert caught.value.line == 9
-    assert "$.input_variables[0].is_requird (line 9)" in str(caught.value)
+    assert (caught.value.line, caught.value.column) == (9, 5)
+    assert caught.value.where == "$.input_variables[0].is_requird"
+    assert str(caught.value) == (
+        f"{path}:9:5: $.input_variables[0].is_requird: invalid prompt template config: "
+        "Extra inputs are not permitted"
+    )
+
+
+def test_every_problem_of_a_config_is_said_each_at_its_place(tmp_path: Path) -> None:
+    path = write(
+        tmp_path, "template: x\ninput_variables:\n  - name: a\n    is_requird: 1\n  - nam: b\n"
+    )
+    with pytest.raises(TemplateError) as caught:
+        load_prompt_template_config(path)
+    assert str(caught.value) == (
+        f"{path}:4:5: $.input_variables[0].is_requird: invalid prompt template config: "
+        "Extra inputs are not permitted; line 5, column 5: $.input_variables[1].name: "
+        "Field required; line 5, column 5: $.input_variables[1].nam: Extra inputs are not permitted"
+    )
 
 
 def test_invalid_yaml_names_line_and_column(tmp_path: Path) -> None:

@@ -4,8 +4,8 @@ r"""Rendering fixes for the built site, where the Markdown reads right on GitHub
   tables already keep a code span's ``|`` in its cell and would show the backslash, so the
   backslash goes for the build (a regular expression in a table copies right).
 - mkdocs-click prints an option without a default as ``Sentinel.UNSET`` under click 8.3
-  (mkdocs/mkdocs-click#95, unreleased); the CLI reference shows what it showed before:
-  ``None``.
+  (mkdocs/mkdocs-click#95, unreleased); the CLI reference shows what click applies: ``False``
+  for a flag, ``None`` for any other option.
 
 ``tests/test_docs_site.py`` checks the built HTML for both.
 """
@@ -42,6 +42,17 @@ def on_page_markdown(markdown: str, **_: Any) -> str:
     return table_code_pipes(markdown)
 
 
+_IN_ROW = r"(?:(?!</tr>).)*?"
+_FLAG_ROW = re.compile(
+    rf"(<tr>\s*<td>{_IN_ROW}</td>\s*<td>boolean</td>{_IN_ROW}<td>)<code>Sentinel\.UNSET</code>",
+    re.S,
+)
+
+
 def on_page_content(html: str, **_: Any) -> str:
-    """MkDocs hook: the CLI reference's unset defaults read ``None``, not click's sentinel."""
+    """MkDocs hook: the CLI reference's unset defaults read as click applies them.
+
+    A flag left out is ``False``; any other option left out is ``None``.
+    """
+    html = _FLAG_ROW.sub(r"\1<code>False</code>", html)
     return html.replace("<code>Sentinel.UNSET</code>", "<code>None</code>")

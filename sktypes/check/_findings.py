@@ -32,7 +32,8 @@ class Finding:
             exc = type(exc)(exc.message, **exc.location()._replace(file=path)._asdict())
         exc = locate_error(exc)
         assert exc.file is not None
-        return cls(exc.file, exc.where or "", exc.message, exc.line, exc.column)
+        file = display(Path(exc.file))  # relative to where the command ran, as given
+        return cls(file, exc.where or "", exc.message, exc.line, exc.column)
 
     def __str__(self) -> str:
         return format_error(

@@ -105,7 +105,8 @@ def manual(
     except SktypesError as exc:
         fail_on(exc)
     if budget is None and not report:
-        write_output(render_manual(result), output, f"{fmt} manual of {len(views)} functions")
+        counted = f"{len(views)} function{'' if len(views) == 1 else 's'}"
+        write_output(render_manual(result), output, f"{fmt} manual of {counted}")
         return
     if budget is not None:
         levels = ", ".join(f"{n} {d}" for d, n in cost.levels().items() if n)

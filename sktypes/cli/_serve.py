@@ -145,9 +145,9 @@ def serve(
     try:
         from sktypes.integrations import mcp
     except ImportError as exc:
-        from sktypes._install import install_hint
+        from sktypes._install import missing_extra
 
-        fail(f"sktypes serve needs the MCP SDK ({exc}): {install_hint('mcp')}")
+        fail(str(missing_extra("sktypes serve", "the MCP SDK", "mcp", exc)))
     _logging(verbose)
     try:
         extra = header_values(headers, os.environ)

@@ -53,6 +53,11 @@ def stubs(
         _, data = read_document(path, tools, ManualError, strict_json=True)
     except SktypesError as exc:
         fail_on(exc)
+    if isinstance(data, dict) and ("openapi" in data or "swagger" in data):
+        fail(
+            f"{tools}: an OpenAPI document, not a tool list: give --code-mode (typed functions "
+            "for any source) or use sktypes generate (a typed client package)"
+        )
     try:
         source = generate_stubs(views_from_manual(data), protocol=protocol, source=path.name)
     except SktypesError as exc:

@@ -149,6 +149,7 @@ def _document_views(
         raise TargetError("no such file", file=str(path))
     raw, data = read_document(path, str(path), TargetError)
     if isinstance(data, dict) and ("openapi" in data or "swagger" in data):
+        from sktypes._positions import placed_warning
         from sktypes.openapi._load import load_document
         from sktypes.openapi._source import Document, digest_of
 
@@ -161,7 +162,9 @@ def _document_views(
             exclude=exclude,
         )
         for warning in plugin.warnings:
-            options.warn(f"{path}:{warning}")
+            options.warn(str(placed_warning(warning, str(path), raw)))
+        if not plugin.operations and not (include or exclude):
+            options.warn(f"{path}: no operations: there are no functions to list")
         return [(op.view, operation_candidate(op)) for op in plugin.operations]
     if data is None or (isinstance(data, dict) and not any(k in data for k in _TOOL_KEYS)):
         empty = "an empty document: " if data is None else ""

@@ -60,5 +60,7 @@ def views(
     except SktypesError as exc:
         fail(str(exc).splitlines()[0])
     write_output(
-        orjson.dumps(data, option=orjson.OPT_INDENT_2).decode(), output, f"{len(data)} views"
+        orjson.dumps(data, option=orjson.OPT_INDENT_2).decode(),
+        output,
+        f"{len(data)} view{'' if len(data) == 1 else 's'}",
     )

@@ -20,12 +20,17 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
-from agent_framework import FunctionTool
 from pydantic import BaseModel, ConfigDict
 
+from sktypes._install import missing_extra
 from sktypes.errors import SchemaError
 from sktypes.integrations import _core
 from sktypes.views import FunctionView
+
+try:
+    from agent_framework import FunctionTool
+except ImportError as exc:
+    raise missing_extra(__name__, "Microsoft Agent Framework", "agent-framework", exc) from None
 
 __all__ = ["export", "views"]
 

@@ -23,11 +23,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from pydantic import BaseModel
 
+from sktypes._install import missing_extra
 from sktypes.integrations import _core
 from sktypes.views import FunctionView
+
+try:
+    from langchain_core.tools import BaseTool, StructuredTool, ToolException
+except ImportError as exc:
+    raise missing_extra(__name__, "LangChain", "langchain", exc) from None
 
 __all__ = ["export", "views"]
 

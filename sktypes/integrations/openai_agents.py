@@ -20,11 +20,15 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from agents import FunctionTool
-from agents.tool_context import ToolContext
-
+from sktypes._install import missing_extra
 from sktypes.integrations import _core
 from sktypes.views import FunctionView
+
+try:
+    from agents import FunctionTool
+    from agents.tool_context import ToolContext
+except ImportError as exc:
+    raise missing_extra(__name__, "the OpenAI Agents SDK", "openai-agents", exc) from None
 
 __all__ = ["ToolResult", "export", "views"]
 

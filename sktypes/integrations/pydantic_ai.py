@@ -20,13 +20,17 @@ import inspect
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from pydantic_ai import FunctionToolset, ModelRetry, Tool
-from pydantic_ai.toolsets import AbstractToolset
-
+from sktypes._install import missing_extra
 from sktypes.errors import KernelError, SktypesError
 from sktypes.integrations import _core
 from sktypes.introspect import function_view
 from sktypes.views import FunctionView
+
+try:
+    from pydantic_ai import FunctionToolset, ModelRetry, Tool
+    from pydantic_ai.toolsets import AbstractToolset
+except ImportError as exc:
+    raise missing_extra(__name__, "pydantic-ai", "pydantic-ai", exc) from None
 
 __all__ = ["export", "views"]
 

@@ -27,27 +27,31 @@ import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-import semantic_kernel as sk_pkg
-from semantic_kernel.exceptions import FunctionExecutionException
-from semantic_kernel.filters.auto_function_invocation.auto_function_invocation_context import (
-    AutoFunctionInvocationContext,
-)
-from semantic_kernel.filters.functions.function_invocation_context import (
-    FunctionInvocationContext,
-)
-from semantic_kernel.functions import (
-    KernelArguments,
-    KernelFunction,
-    KernelFunctionFromMethod,
-    KernelParameterMetadata,
-    KernelPlugin,
-    kernel_function,
-)
-
+from sktypes._install import missing_extra
 from sktypes.errors import SchemaError, SktypesError
 from sktypes.integrations import _core
 from sktypes.introspect import function_view, kernel_function_info, plugin_views
 from sktypes.views import FunctionView, ParameterView
+
+try:
+    import semantic_kernel as sk_pkg
+    from semantic_kernel.exceptions import FunctionExecutionException
+    from semantic_kernel.filters.auto_function_invocation.auto_function_invocation_context import (
+        AutoFunctionInvocationContext,
+    )
+    from semantic_kernel.filters.functions.function_invocation_context import (
+        FunctionInvocationContext,
+    )
+    from semantic_kernel.functions import (
+        KernelArguments,
+        KernelFunction,
+        KernelFunctionFromMethod,
+        KernelParameterMetadata,
+        KernelPlugin,
+        kernel_function,
+    )
+except ImportError as exc:
+    raise missing_extra(__name__, "Semantic Kernel", "semantic-kernel", exc) from None
 
 __all__ = ["export", "json_results", "views"]
 

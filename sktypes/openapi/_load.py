@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import posixpath
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -213,7 +214,22 @@ def _reported(doc: Document, version: int, refs: Refs) -> Verdict:
         validate_spec(doc, version, refs, lines.append)
         return tuple(lines)
 
-    return validate_once(doc, version, refs, run, report=True)
+    verdict = validate_once(doc, version, refs, run, report=True)
+    base = posixpath.dirname(doc.display)
+    if not base or not any(_in_other_file(line) for line in verdict.problems):
+        return verdict
+    lines = []  # a $ref'd file is recorded from the spec's folder: name it from here
+    for line in verdict.problems:
+        if _in_other_file(line) and "://" not in line.partition("#")[0]:
+            file, _, rest = line.partition("#")
+            line = f"{posixpath.normpath(posixpath.join(base, file))}#{rest}"
+        lines.append(line)
+    return dataclasses.replace(verdict, problems=tuple(lines))
+
+
+def _in_other_file(line: str) -> bool:
+    """A validation line placed in a ``$ref``'d file (``<file>#<pointer> ...: ...``)."""
+    return not line.startswith("/") and "#" in line.partition(": ")[0]
 
 
 def validate_spec(

@@ -23,6 +23,7 @@ the corpus: at most ~600).
 from __future__ import annotations
 
 import contextlib
+import posixpath
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 from urllib.parse import urldefrag
@@ -138,7 +139,7 @@ def validate_spec(
         errors = cls(spec).iter_errors()
         first = next(errors, None)  # a valid spec costs one pass, as the validator alone
         if report is not None:
-            _report_all(doc, first, errors, report)
+            _report_all(doc, refs, first, errors, report)
             return
     except RecursionError:
         message = "the validator gave up: spec nested too deeply"
@@ -170,7 +171,7 @@ def validate_spec(
     # pass of the validator); best_match may trip on the validator's errors: keep the first
     with contextlib.suppress(Exception):
         best = best_match([first]) or first
-    _raise(doc, best)
+    _raise(doc, refs, best)
 
 
 def check_item_schemas(doc: Document, report: Callable[[str], None] | None = None) -> None:
@@ -224,24 +225,94 @@ def _cause(exc: BaseException, kind: type[BaseException]) -> BaseException | Non
     return None
 
 
-def _where(doc: Document, error: ValidationError) -> str:
-    pointer = _pointer_of(error.absolute_path) or "/"
-    line = line_of(doc.raw(), pointer)
-    return f"{pointer} (line {line})" if line is not None else pointer
+def _where(doc: Document, refs: Refs, error: ValidationError) -> str:
+    """``<pointer> (line N)``, or ``<file>#<pointer> (line N)`` in a ``$ref``'d file.
+
+    The file is named from the spec's folder (the line is recorded with the verdict, which
+    any working directory may read back: :func:`sktypes.openapi._load` names it from there).
+    """
+    found, pointer = _place(doc, refs, error)
+    line = line_of(found.raw(), pointer)
+    where = pointer
+    if found is not doc:
+        other = found.display
+        if "://" not in other:
+            other = posixpath.relpath(other, posixpath.dirname(doc.display) or ".")
+        where = f"{other}#{pointer}"
+    return f"{where} (line {line})" if line is not None else where
+
+
+_SEARCHED = 2_000_000
+"""A spec's own text is searched for a misplaced error's value only up to this size (each
+search walks the whole document; ``$ref``'d files, usually small, are searched first)."""
+
+
+def _place(doc: Document, refs: Refs, error: ValidationError) -> tuple[Document, str]:
+    """The document and pointer of the value an error is about.
+
+    openapi-spec-validator checks a schema reached through a ``$ref`` on its own: the path
+    of an error inside it starts at that schema (``/properties/n/type``), not at the spec's
+    root. Where the spec has no such value there, the ``$ref``'d documents, then the spec
+    (up to :data:`_SEARCHED` bytes), are searched for the node from which that path leads
+    to the very value (the first, in document order).
+    """
+    tokens = list(error.absolute_path)
+    pointer = _pointer_of(tokens) or "/"
+    if not tokens or _leads_to(doc.data, tokens, error.instance):
+        return doc, pointer
+    others = [d for _, d in refs.documents() if d is not doc]
+    raw = doc.raw()
+    if raw is not None and len(raw) <= _SEARCHED:
+        others.append(doc)
+    for found in others:
+        at = _search(found.data, tokens, error.instance)
+        if at is not None:
+            return found, _pointer_of([*at, *tokens]) or "/"
+    return doc, pointer
+
+
+def _search(data: Any, tokens: list[Any], instance: Any) -> list[Any] | None:
+    """The path (in document order, the first) of a node ``tokens`` lead from to ``instance``."""
+    stack: list[tuple[Any, list[Any]]] = [(data, [])]
+    while stack:
+        node, at = stack.pop()
+        if _leads_to(node, tokens, instance):
+            return at
+        if isinstance(node, Mapping):
+            items: Iterable[tuple[Any, Any]] = node.items()
+        elif isinstance(node, list):
+            items = enumerate(node)
+        else:
+            continue
+        children = [(v, [*at, k]) for k, v in items if isinstance(v, (Mapping, list))]
+        stack.extend(reversed(children))
+    return None
+
+
+def _leads_to(node: Any, tokens: list[Any], instance: Any) -> bool:
+    for token in tokens:
+        in_list = isinstance(node, list) and isinstance(token, int) and 0 <= token < len(node)
+        if not (in_list or (isinstance(node, Mapping) and token in node)):
+            return False
+        node = node[token]
+    if isinstance(node, (Mapping, list)):
+        return node is instance or node == instance
+    return type(node) is type(instance) and node == instance
 
 
 def _message(error: ValidationError) -> str:
     return f"not a valid OpenAPI document: {snippet(error.message, _MESSAGE_LIMIT)}"
 
 
-def _raise(doc: Document, error: ValidationError) -> None:
+def _raise(doc: Document, refs: Refs, error: ValidationError) -> None:
     """The error at its pointer; ``load_document`` adds the pointer's line and column."""
-    pointer = _pointer_of(error.absolute_path) or "/"
-    raise OpenApiError(_message(error), file=doc.display, where=pointer)
+    found, pointer = _place(doc, refs, error)
+    raise OpenApiError(_message(error), file=found.display, where=pointer)
 
 
 def _report_all(
     doc: Document,
+    refs: Refs,
     first: ValidationError | None,
     rest: Iterator[ValidationError],
     report: Callable[[str], None],
@@ -255,7 +326,7 @@ def _report_all(
             best = error
             with contextlib.suppress(Exception):
                 best = best_match([error]) or error
-            report(f"{_where(doc, best)}: {_message(best)}")
+            report(f"{_where(doc, refs, best)}: {_message(best)}")
         error = next(rest, None)
     if count > MAX_REPORTED:
         report(f"/: {count - MAX_REPORTED} more validation problems not listed")

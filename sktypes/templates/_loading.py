@@ -2,8 +2,8 @@
 
 The file goes through sktypes' one document loader (:mod:`sktypes._documents`) under
 :data:`PROMPT_CONFIG_LIMITS`: the document limits, with a 2 MB size limit and no YAML
-aliases (a prompt has no use for them). A config that does not validate reports every
-problem as ``$.path (line N)``.
+aliases (a prompt has no use for them). A config that does not validate is reported at its
+first problem's place (``file:line:column: $.path: why``), the others after it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from sktypes import _pointer
 from sktypes._documents import decode_utf8, locate, parse_document, read_file
-from sktypes.errors import TemplateError
+from sktypes.errors import TemplateError, format_error
 from sktypes.limits import DEFAULT_LIMITS, DocumentLimits
 from sktypes.templates._config import PromptTemplateConfig
 
@@ -104,27 +104,25 @@ def _block_start(raw: bytes) -> tuple[int | None, int]:
 
 
 def _validation_error(exc: ValidationError, raw: bytes, file: str | None) -> TemplateError:
+    """The first problem at its place (``file:line:column: $.path: why``), then the others."""
     problems = []
-    first_line: int | None = None
     for error in exc.errors():
         loc = [p for p in error["loc"] if p not in _UNION_TAGS]
         path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc)
-        line = _line_of(raw, loc)
-        if first_line is None and line is not None:
-            first_line = line
-        at = f" (line {line})" if line is not None else ""
-        problems.append(f"{path}{at}: {error['msg']}")
-    message = "invalid prompt template config: " + "; ".join(problems)
-    return TemplateError(message, file=file, line=first_line)
+        problems.append((path, _place_of(raw, loc), str(error["msg"])))
+    (path, (line, column), why), others = problems[0], problems[1:]
+    also = "".join(f"; {format_error(m, line=n, column=c, where=p)}" for p, (n, c), m in others)
+    message = f"invalid prompt template config: {why}{also}"
+    return TemplateError(message, file=file, line=line, column=column, where=path)
 
 
 _UNION_TAGS = frozenset({"function-after[_valid_schema(), nullable[dict[str,any]]]"})
 
 
-def _line_of(raw: bytes, loc: list[int | str]) -> int | None:
-    """The 1-based line of the value at ``loc`` (or of its deepest existing parent)."""
+def _place_of(raw: bytes, loc: list[int | str]) -> tuple[int | None, int | None]:
+    """The line and column of ``loc`` (its key's, or its deepest existing parent's)."""
     for end in range(len(loc), -1, -1):
         found = locate(raw, _pointer.join("", *loc[:end]), PROMPT_CONFIG_LIMITS)
         if found is not None:
-            return found.line
-    return None
+            return found.key_line, found.key_column
+    return None, None

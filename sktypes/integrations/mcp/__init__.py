@@ -32,18 +32,23 @@ from typing import Any, Literal
 import httpx
 
 from sktypes import __version__
-from sktypes.integrations.mcp._responses import checked_headers, record_response
-from sktypes.integrations.mcp._run import run, serve
-from sktypes.integrations.mcp._server import McpServer
-from sktypes.integrations.mcp._targets import LoadOptions, load_served
-from sktypes.integrations.mcp._tools import (
-    DRIFT_META,
-    NEXT_PAGE_META,
-    TRUNCATED_META,
-    WRAPPED_META,
-    DriftMode,
-    ToolSet,
-)
+from sktypes._install import missing_extra
+
+try:
+    from sktypes.integrations.mcp._responses import checked_headers, record_response
+    from sktypes.integrations.mcp._run import run, serve
+    from sktypes.integrations.mcp._server import McpServer
+    from sktypes.integrations.mcp._targets import LoadOptions, load_served
+    from sktypes.integrations.mcp._tools import (
+        DRIFT_META,
+        NEXT_PAGE_META,
+        TRUNCATED_META,
+        WRAPPED_META,
+        DriftMode,
+        ToolSet,
+    )
+except ImportError as exc:  # the SDK (mcp, anyio, uvicorn) is the extra `mcp`
+    raise missing_extra(__name__, "the MCP SDK", "mcp", exc) from None
 
 __all__ = [
     "DRIFT_META",

@@ -405,8 +405,17 @@ def bound_to(view: FunctionView, impl: KernelFunction) -> KernelFunction:
 # --- OpenAPI documents --------------------------------------------------------------
 
 
+def _placed(plugin: OpenApiPlugin) -> list[str]:
+    """The load's warnings in the one located form (``file:line:column: /pointer: message``)."""
+    from sktypes._positions import placed_warning
+
+    source = Path(plugin.source)
+    raw = source.read_bytes() if plugin.warnings and source.is_file() else None
+    return [str(placed_warning(w, plugin.source, raw)) for w in plugin.warnings]
+
+
 def _openapi(plugin: OpenApiPlugin, options: LoadOptions) -> list[Item]:
-    options.warnings.extend(plugin.warnings)
+    options.warnings.extend(_placed(plugin))
     base = options.base_url
     functions = openapi_plugin(
         plugin,
