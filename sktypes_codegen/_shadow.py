@@ -22,13 +22,15 @@ def shadowed(name: str, output_dir: Path) -> str | None:
     """
     if name in sys.stdlib_module_names or name in sys.builtin_module_names:
         return "shadows the standard library module of that name"
-    owners = packages_distributions().get(name)
-    if owners is None and name not in ("sktypes", "sktypes_codegen"):
-        return None
-    try:
+    try:  # a name nothing imports shadows nothing (and costs no scan of every distribution)
         spec = importlib.util.find_spec(name)
     except (ImportError, ValueError):
         spec = None
+    if spec is None and name not in ("sktypes", "sktypes_codegen"):
+        return None
+    owners = packages_distributions().get(name)
+    if owners is None and name not in ("sktypes", "sktypes_codegen"):
+        return None
     if spec is not None and spec.submodule_search_locations:
         here = (output_dir / name).resolve()
         if any(Path(p).resolve() == here for p in spec.submodule_search_locations):
