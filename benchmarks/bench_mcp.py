@@ -465,14 +465,17 @@ async def first_reply(command: list[str], env: dict[str, str]) -> tuple[float, f
 
 
 def startup(spec: Path, rounds: int) -> None:
-    """Start-up on GitHub's spec: until the first message is answered, both servers.
+    """Start-up on GitHub's spec: until ``initialize`` and ``tools/list`` are answered.
 
-    Modules are compiled once (``PYTHONDONTWRITEBYTECODE`` is dropped), as on a user's
-    machine; a warm-up run of each server comes first. sktypes is measured with its
-    verdict cache (the spec validated once, by the warm-up: the figure the target is
-    about), with the cache off (``SKTYPES_NO_CACHE=1``: validated in that run), and serving
-    the package ``sktypes generate`` writes for the spec (served from its ``views.json``:
-    the spec is not read).
+    What a user waits for is the reply carrying the tool list (a client sends
+    ``initialize``, then ``tools/list`` before it can call anything): the targets are
+    about that reply, from the start of the process. Modules are compiled once
+    (``PYTHONDONTWRITEBYTECODE`` is dropped), as on a user's machine; a warm-up run of each
+    server comes first. sktypes is measured with its per-user cache (the spec validated
+    and the listing written once, by the warm-up: the figure the target is about), with the
+    cache off (``SKTYPES_NO_CACHE=1``: validated and listed in that run: the cold figure),
+    and serving the package ``sktypes generate`` writes for the spec (served from its
+    ``views.json``: the spec is not read, its models are imported at the first call).
     """
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     with tempfile.TemporaryDirectory() as tmp:
@@ -503,9 +506,20 @@ def startup(spec: Path, rounds: int) -> None:
     for name, took in best.items():
         ratio = listed["FastMCP from_openapi"] / listed[name]
         print(f"  {name:30}{took:9.2f} s{fm / took:7.2f}{listed[name]:10.2f} s{ratio:7.2f}")
-    ours = best["sktypes serve"]
-    print(f"target first message <= 2 s: {'met' if ours <= 2 else 'not met'} ({ours:.2f} s)")
-    print(f"target >= 2x FastMCP: {'met' if fm / ours >= 2 else 'not met'} ({fm / ours:.2f}x)")
+    # what a user waits for is the tool list: the targets are about the tools/list reply
+    peer = listed["FastMCP from_openapi"]
+    for name in ("sktypes serve", "sktypes serve, its package"):
+        ours = listed[name]
+        print(
+            f"target {name}: tools/list <= 2 s: {'met' if ours <= 2 else 'not met'} "
+            f"({ours:.2f} s); >= 2x FastMCP: {'met' if peer / ours >= 2 else 'not met'} "
+            f"({peer / ours:.2f}x)"
+        )
+    cold = listed["sktypes serve, cache off"]
+    print(
+        f"(cold: nothing recorded, the spec validated in the run: {cold:.2f} s, "
+        f"{peer / cold:.2f}x FastMCP)"
+    )
 
 
 def corpus_sizes() -> None:

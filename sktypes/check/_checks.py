@@ -27,16 +27,17 @@ __all__ = ["check_file", "kind_of"]
 
 def kind_of(path: Path, data: Any) -> str | None:
     """What a parsed JSON/YAML file is: ``spec``, ``schema``, ``manual``, ``prompt``, or None."""
-    from sktypes.templates import looks_like_prompt_template_config
-
     if isinstance(data, dict) and ("openapi" in data or "swagger" in data):
         return "spec"
     if isinstance(data, dict) and ("$schema" in data or path.name.endswith(".schema.json")):
         return "schema"
     if isinstance(data, list) and (path.name.endswith("manual.json") or _looks_like_manual(data)):
         return "manual"
-    if looks_like_prompt_template_config(data):
-        return "prompt"
+    if isinstance(data, dict) and isinstance(data.get("template"), str):
+        from sktypes.templates import looks_like_prompt_template_config  # jinja2: when needed
+
+        if looks_like_prompt_template_config(data):
+            return "prompt"
     if isinstance(data, dict) and _typo_of_version_key(data) is not None:
         return "spec"
     return None
@@ -98,14 +99,18 @@ def _check_prompt_template(path: Path, data: Any) -> list[Finding]:
 
 def _check_openapi(path: Path, raw: bytes, data: Any) -> list[Finding]:
     """The spec loads (validated) from what was read: it is not parsed again."""
+    from sktypes.check._clean import known_clean, record_clean
     from sktypes.openapi._load import load_document
     from sktypes.openapi._source import Document, digest_of
 
+    if known_clean(path, raw):  # loaded clean before, and nothing it reads has changed
+        return []
     doc = Document(data, str(path), path.resolve().as_uri(), path=path, digest=digest_of(raw))
     try:
         load_document(doc)
     except SktypesError as exc:
         return [Finding.of(exc, str(path))]
+    record_clean(path, raw, doc)
     return []
 
 

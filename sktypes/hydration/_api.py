@@ -27,6 +27,8 @@ from sktypes.hydration._extract import (
     OPEN,
     TRAILING_NUMBER,
     cut_json,
+    is_json_body,
+    is_json_label,
     matching_close,
     outer_span,
     regions,
@@ -266,6 +268,49 @@ def _checked(
     raise _Failed(misfit.details, note, misfit.total)
 
 
+class _Hydrated(Exception):
+    """The first JSON fence read into the target as the fence finder asked about it."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__("hydrated")
+        self.value = value
+
+
+class _FirstFence:
+    """Whether the first JSON fence's body is JSON, answered by reading it into the target.
+
+    It is the first region tried, and would be read into the target as it is anyway: a
+    value ends the search (:class:`_Hydrated`), a misfit is kept for its turn (it is the
+    answer's error, with the note the regions give it), and text that is not JSON goes
+    to the repair without being read again. Other fences are asked of orjson.
+    """
+
+    def __init__(self, tgt: Target, partial: bool, strict: bool, lim: HydrationLimits) -> None:
+        self.tgt, self.partial, self.strict, self.lim = tgt, partial, strict, lim
+        self.asked = False
+        self.body: str | None = None  # the body read into the target
+        self.failed: _Failed | None = None  # its misfit
+        self.syntax = False  # whether it was not JSON
+
+    def __call__(self, label: str, body: str) -> bool:
+        if self.asked or not is_json_label(label) or body.lstrip()[:1] not in ("{", "["):
+            self.asked = self.asked or is_json_label(label)
+            return is_json_body(label, body)
+        self.asked = True
+        self.body = body
+        try:
+            value = _checked(
+                self.tgt, body.strip(), self.partial, True, self.strict, self.lim, unwrap=True
+            )
+        except JsonSyntax:
+            self.syntax = True
+            return False
+        except _Failed as exc:
+            self.failed = exc
+            return True
+        raise _Hydrated(value)
+
+
 def _repair(
     tgt: Target,
     text: str,
@@ -277,11 +322,22 @@ def _repair(
     complete_tries: bool = True,
 ) -> Any:
     first_error: ScanResult | None = None
-    for region, note in regions(text):
+    fence = _FirstFence(tgt, partial, strict, lim) if repair and complete_tries else None
+    try:
+        found = regions(text, fence) if fence is not None else regions(text)
+    except _Hydrated as done:
+        return done.value
+    for region, note in found:
         body = outer_span(region) if complete_tries else ""
+        tried = fence is not None and region is fence.body
+        if tried and fence is not None and fence.failed is not None:
+            failed = fence.failed
+            raise _Failed(failed.details, note, failed.total)
         if body and repair:
             quick = lim.max_depth >= _PARSER_DEPTH  # else only the scanner enforces the limit
             for rewrite in (False, True) if quick else (False,):
+                if tried and not rewrite:
+                    continue  # the first fence, as it is, is not JSON (the target said)
                 candidate = quick_rewrite(body) if rewrite else body  # rewrite only if needed
                 try:
                     return _checked(

@@ -7,7 +7,7 @@ is parsed twice on the way to the scanner.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import orjson
 
@@ -17,8 +17,11 @@ from sktypes.hydration._scan import ScanResult
 
 __all__ = [
     "OPEN",
+    "JsonTest",
     "TRAILING_NUMBER",
     "cut_json",
+    "is_json_body",
+    "is_json_label",
     "matching_close",
     "outer_span",
     "regions",
@@ -125,11 +128,23 @@ def _is_json(body: str) -> bool:
     return True
 
 
-def _fences(text: str, limit: int = 8) -> list[tuple[str, str]]:
+JsonTest = Callable[[str, str], bool]
+"""``is_json(label, body)``: whether a fence's body (up to the next `````) is one JSON value."""
+
+
+def is_json_body(label: str, body: str) -> bool:
+    """The default :data:`JsonTest`: whether orjson reads ``body``."""
+    return _is_json(body)
+
+
+def _fences(text: str, limit: int = 8, is_json: JsonTest = is_json_body) -> list[tuple[str, str]]:
     """The first ``limit`` code fences as (label, body); an unclosed one runs to the end.
 
     A ````` that lies inside a JSON string is text, not a fence (a model may put a fenced
     snippet in a string field): only backticks outside JSON strings open or close one.
+    Whether a body is JSON (then the ````` after it closes it) is asked of ``is_json``:
+    ``hydrate`` answers for the first JSON fence by reading it into the target, so the
+    answer is parsed once.
     """
     fences: list[tuple[str, str]] = []
     if _FENCE not in text:
@@ -149,10 +164,14 @@ def _fences(text: str, limit: int = 8) -> list[tuple[str, str]]:
         label = text[start + 3 : eol].strip().lower()
         state.reset(eol + 1)
         end = text.find(_FENCE, eol + 1)
-        if end >= 0 and not _is_json(text[eol + 1 : end]):
+        body = text[eol + 1 : end] if end >= 0 else text[eol + 1 :]
+        if end >= 0 and not is_json(label, body):
+            close = end
             while end >= 0 and state.inside_string(end):
                 end = text.find(_FENCE, end + 3)
-        fences.append((label, text[eol + 1 : end if end >= 0 else len(text)]))
+            if end != close:
+                body = text[eol + 1 : end if end >= 0 else len(text)]
+        fences.append((label, body))
         if end < 0:
             break
         pos = end + 3
@@ -190,9 +209,17 @@ def _close(text: str, start: int, *, strings: bool) -> int:
     return -1
 
 
-def regions(text: str) -> list[tuple[str, str]]:
-    """Where to look, in order: code fences (``json`` ones first), then the whole text."""
-    fences = _fences(text)
+def is_json_label(label: str) -> bool:
+    """Whether a fence's label says JSON (or says nothing)."""
+    return label in _JSON_LABELS
+
+
+def regions(text: str, is_json: JsonTest = is_json_body) -> list[tuple[str, str]]:
+    """Where to look, in order: code fences (``json`` ones first), then the whole text.
+
+    A fence's body is the very string ``is_json`` was asked about when its answer stood.
+    """
+    fences = _fences(text, is_json=is_json)
     order = [i for i, f in enumerate(fences) if f[0] in _JSON_LABELS]
     order += [i for i in range(len(fences)) if i not in order]
     regions: list[tuple[str, str]] = []

@@ -27,6 +27,7 @@ from sktypes.errors import ErrorDetail, HydrationError, SktypesError
 from sktypes.hydration._check import SchemaCheck
 from sktypes.hydration._coerce import enum_classes, enum_name_fix
 from sktypes.hydration._errors import Invalid, details_from_pydantic, json_syntax_message
+from sktypes.hydration._float_slots import FloatCheck, float_check
 from sktypes.hydration._partial import partial_schema, partial_type
 from sktypes.jsondoc import JsonDocument
 from sktypes.schema import SchemaModel, type_adapter
@@ -87,6 +88,14 @@ class Target(abc.ABC):
         """The target for prefixes (see :mod:`sktypes.hydration._partial`)."""
         return self
 
+    def float_check(self) -> FloatCheck | None:
+        """A check that every float of a result is finite, looking only where floats can be.
+
+        ``None``: the target cannot say where (then the answer is scanned for what may
+        have become a non-finite float: :class:`~sktypes.hydration._finite.FiniteOnly`).
+        """
+        return None
+
     def failure(self, details: list[ErrorDetail], note: str, total: int) -> HydrationError:
         """The error ``hydrate`` raises when the input cannot become this target's value."""
         summary = f"cannot hydrate {self.name}" + (f" ({note})" if note else "")
@@ -104,6 +113,7 @@ class TypeTarget(Target):
         self._is_partial = is_partial
         self._partial: Target | None = None
         self._enums: list[type[enum.Enum]] | None = None
+        self._floats: FloatCheck | bool | None = False  # False: not compiled yet
 
     def from_json(self, raw: str | bytes, strict: bool) -> Any:
         """Validate JSON text with pydantic's ``validate_json``."""
@@ -165,6 +175,12 @@ class TypeTarget(Target):
                 except (Exception, RecursionError) as other:
                     raise _internal(other) from None
         raise Invalid(details_from_pydantic(exc, text=raw)) from None
+
+    def float_check(self) -> FloatCheck | None:
+        """The type's float places, read once from its core schema (:mod:`._float_slots`)."""
+        if self._floats is False:
+            self._floats = float_check(self.adapter)
+        return self._floats if callable(self._floats) else None
 
     def partial(self) -> Target:
         """A target for the type's partial twin (all fields optional, recursively)."""

@@ -1,13 +1,17 @@
-"""What a model reads when a tool call fails because of the API: its status and its body.
+"""What a model reads when a tool call fails because of the API: its status, body, or host.
 
+An API's error answer is shown with its status and body; a request that got no answer
+names the host it could not reach (one log line, no traceback).
 (Refused arguments are written by the argument contract: ``HydrationError.for_llm``.)
 """
 
 from __future__ import annotations
 
+import httpx
+
 from sktypes.remote import ApiError, redact
 
-__all__ = ["api_error_text"]
+__all__ = ["api_error_text", "unreachable"]
 
 _ERROR_BODY = 4000  # characters of an error body a model is shown
 
@@ -30,3 +34,14 @@ def api_error_text(tool: str, error: ApiError) -> str:
         body = body[:_ERROR_BODY] + f"... ({len(error.body) - _ERROR_BODY} more characters)"
     kind = error.media_type or "no Content-Type"
     return redact(f"{head}. Body ({kind}):\n{body}")
+
+
+def unreachable(exc: httpx.RequestError) -> str:
+    """``could not reach <host>: <reason>`` for a request that got no answer."""
+    try:
+        url = exc.request.url
+        host = url.host + (f":{url.port}" if url.port is not None else "")
+    except RuntimeError:  # raised without its request
+        host = "the API"
+    reason = str(exc) or type(exc).__name__
+    return f"could not reach {host or 'the API'}: {reason}"

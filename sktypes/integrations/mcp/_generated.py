@@ -11,7 +11,10 @@ would drop the fields it does not declare); the server checks it for drift.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import inspect
+import logging
+import threading
 import types
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -22,13 +25,14 @@ import orjson
 from sktypes._documents import read_document
 from sktypes._imports import TargetError
 from sktypes.errors import SktypesError
-from sktypes.generated import VIEWS_FILE, PackageViews
+from sktypes.generated import VIEWS_FILE, PackageViews, load_views
 from sktypes.integrations.mcp._remote import collected, paged
 from sktypes.integrations.mcp._responses import body_of, recording
 from sktypes.integrations.mcp._targets import (
     Item,
     LoadOptions,
     bound_to,
+    claim_name,
     credentials_for,
     names_of,
     plain,
@@ -40,24 +44,165 @@ from sktypes.openapi._records import plugin_from_records
 from sktypes.openapi._select import operation_candidate
 from sktypes.remote import ApiClient
 
-__all__ = ["generated_items"]
+__all__ = ["carried_items", "generated_items"]
+
+log = logging.getLogger("sktypes.mcp")
+
+LINK_FILE = "sktypes.json"
+"""A generated package's link record: its spec, options and every file's digest."""
+
+
+def carried_items(path: Path, options: LoadOptions) -> list[Item] | None:
+    """The tools of the package at ``path``, served from its ``views.json`` alone.
+
+    Nothing of the package is imported until one of its tools is called: ``tools/list``
+    needs only the views (their JSON Schemas), and importing a big package's models takes
+    seconds. What could fail later is checked now: every file its link record lists is
+    there with the digest it was written with (the generator compiled them all), and no
+    other module of its name is imported. ``None`` when any of that does not hold (an
+    edited package, one without a link record, or one whose ``views.json`` records no
+    operations): the package is then imported now, its errors reported at start.
+    """
+    folder = path.resolve()
+    views_file = folder / VIEWS_FILE
+    if not (folder / "__init__.py").is_file() or not _as_written(folder):
+        return None
+    claim_name(folder)  # imported later: no other module may take its name meanwhile
+    try:
+        bindings, record = load_views(views_file.read_bytes())
+    except (OSError, SktypesError):
+        return None
+    name = bindings[0].view.plugin_name if bindings else folder.name
+    spec = plugin_from_records(name, bindings, record, str(views_file))
+    if spec is None:
+        return None
+    package = _Deferred(path, spec, options)
+    out: list[Item] = []
+    for binding in bindings:
+        view = binding.view
+        operation = spec.operation(view.name)
+        served = Served(
+            view,
+            package.prepare(view.name),
+            package.execute(view.name, operation),
+            operation.method,
+            operation.response_content_type,
+        )
+        out.append(Item(served, operation_candidate(operation, view)))
+    return out
+
+
+def _as_written(folder: Path) -> bool:
+    """Every file the link record lists is there, with its digest (a quick check, no import)."""
+    try:
+        record = orjson.loads((folder / LINK_FILE).read_bytes())
+        files = record["files"]
+        if not isinstance(files, dict) or VIEWS_FILE not in files:
+            return False
+        for name, digest in files.items():
+            file = folder / name
+            if folder not in file.resolve().parents:
+                return False
+            if hashlib.sha256(file.read_bytes()).hexdigest() != digest:
+                return False
+    except (OSError, KeyError, TypeError, ValueError):
+        return False
+    return True
+
+
+class _Deferred:
+    """A generated package imported when one of its tools is first called.
+
+    Its plugin class is built on the server's client with the spec's credentials (as
+    :func:`generated_items` does); each method is bound to the view the tools were listed
+    with. An import that fails is logged once and makes every call an error result that
+    says why.
+    """
+
+    def __init__(self, path: Path, spec: OpenApiPlugin, options: LoadOptions) -> None:
+        self._path = path
+        self._spec = spec
+        self._options = options
+        self._security = credentials_for(spec, options)  # its warnings: at start
+        self._lock = threading.Lock()
+        self._bound: dict[str, KernelFunction] | None = None
+        self._failure: TargetError | None = None
+        self._calls: dict[str, Callable[[dict[str, Any]], Any]] = {}
+
+    def _function(self, name: str) -> KernelFunction:
+        if self._bound is None and self._failure is None:
+            with self._lock:
+                if self._bound is None and self._failure is None:
+                    try:
+                        self._bound = self._load()
+                    except TargetError as exc:
+                        log.error("%s", exc)
+                        self._failure = exc
+        if self._failure is not None:
+            raise self._failure
+        assert self._bound is not None
+        return self._bound[name]
+
+    def _load(self) -> dict[str, KernelFunction]:
+        from sktypes.integrations.mcp._targets import generated_classes, import_directory
+
+        module = import_directory(self._path)
+        bound: dict[str, KernelFunction] = {}
+        for cls in generated_classes(module):
+            instance = _instance(cls, self._options)
+            instance._configure(security=self._security, headers=self._options.headers)
+            for fn in Kernel().add_plugin(instance, self._spec.name).values():
+                bound[fn.name] = bound_to(self._spec.view(fn.name), fn)
+        missing = [op.name for op in self._spec.operations if op.name not in bound]
+        if missing:
+            raise TargetError(
+                f"the package declares no method for {', '.join(missing[:3])}"
+                f"{' ...' if len(missing) > 3 else ''} (listed in its {VIEWS_FILE})",
+                file=str(self._path),
+            )
+        return bound
+
+    def prepare(self, name: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        def prepare(arguments: dict[str, Any]) -> dict[str, Any]:
+            try:
+                fn = self._function(name)
+            except TargetError:
+                return arguments  # the call says why
+            return fn.prepare(arguments)
+
+        return prepare
+
+    def execute(self, name: str, operation: Operation) -> Callable[[dict[str, Any]], Any]:
+        async def execute(arguments: dict[str, Any]) -> Any:
+            call = self._calls.get(name)
+            if call is None:
+                call = _response_call(self._function(name), operation, self._options)
+                self._calls[name] = call
+            return await call(arguments)
+
+        return execute
+
+
+def _instance(cls: type[ApiClient], options: LoadOptions) -> ApiClient:
+    kwargs: dict[str, Any] = {"client": options.client}
+    if options.base_url:
+        kwargs["base_url"] = options.base_url
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise TargetError(f"cannot build {cls.__qualname__}: {exc}", where=cls.__module__) from None
 
 
 def generated_items(
     module: types.ModuleType, cls: type[ApiClient], options: LoadOptions
 ) -> list[Item]:
     """The tools of the generated plugin class ``cls`` of ``module``."""
-    kwargs: dict[str, Any] = {"client": options.client}
-    if options.base_url:
-        kwargs["base_url"] = options.base_url
-    try:
-        instance = cls(**kwargs)
-    except TypeError as exc:
-        raise TargetError(f"cannot build {cls.__qualname__}: {exc}", where=cls.__module__) from None
-    # the generator names the class ``<Plugin>Plugin``: tools keep the spec's plugin name
-    name = cls.__name__.removesuffix("Plugin") or cls.__name__
-    functions = list(Kernel().add_plugin(instance, name).values())
-    spec = _carried_spec(module, cls) or _recorded_spec(module, options)
+    instance = _instance(cls, options)
+    # tools keep the spec's plugin name (as recorded; else the class's, ``<Plugin>Plugin``)
+    carried = _carried_spec(module, cls)
+    name = carried.name if carried is not None else cls.__name__.removesuffix("Plugin")
+    functions = list(Kernel().add_plugin(instance, name or cls.__name__).values())
+    spec = carried or _recorded_spec(module, options)
     instance._configure(
         security=credentials_for(spec, options) if spec is not None else None,
         headers=options.headers,

@@ -99,9 +99,13 @@ def _is_binary(node: StringNode) -> bool:
     return node.format == "binary" or bool(media and not is_text(media.lower()))
 
 
-def binary_inputs(schema: dict[str, Any]) -> list[str]:
+def binary_inputs(schema: JsonDocument | dict[str, Any]) -> list[str]:
     """The JSON paths (``$.body``, ``$.body.file``, ``$.files[*]``) of bytes in arguments."""
     found: list[str] = []
+    doc = JsonDocument.from_value(schema)
+    text = doc.to_json()
+    if '"binary"' not in text and '"contentMediaType"' not in text:
+        return found  # bytes are said by one or the other: a schema saying neither has none
 
     def walk(node: Node, path: str, seen: frozenset[str]) -> None:
         if isinstance(node, StringNode):
@@ -124,7 +128,7 @@ def binary_inputs(schema: dict[str, Any]) -> list[str]:
         elif isinstance(node, RefNode) and node.ref not in seen:
             walk(node.target, path, seen | {node.ref})
 
-    walk(parse(schema).root, "$", frozenset())
+    walk(parse(doc).root, "$", frozenset())
     return found
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import logging
 import time
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import mcp.types as types
@@ -72,7 +72,9 @@ class McpServer(Server[Any]):
     async def _list_tools(
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return self.toolset.listing(ctx.protocol_version)
+        # the listing as JSON data: the SDK takes a dict from a handler as the result
+        # itself (no model built and dumped again for a listing of megabytes)
+        return cast(types.ListToolsResult, self.toolset.listing_data(ctx.protocol_version))
 
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams

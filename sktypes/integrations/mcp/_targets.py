@@ -52,7 +52,10 @@ __all__ = [
     "Item",
     "LoadOptions",
     "bound_to",
+    "claim_name",
     "credentials_for",
+    "generated_classes",
+    "import_directory",
     "load_served",
     "names_of",
     "plain",
@@ -165,7 +168,12 @@ def _from_string(target: str, options: LoadOptions) -> list[Item]:
     if path.suffix in _SPEC_SUFFIXES:
         return _document(path, options)
     if path.is_dir():
-        return _module(_import_directory(path), target, options)
+        from sktypes.integrations.mcp._generated import carried_items
+
+        carried = carried_items(path, options)  # a generated package: imported when called
+        if carried is not None:
+            return carried
+        return _module(import_directory(path), target, options)
     if path.suffix == ".py" or ":" not in target:
         return _module(load_module(target), target, options)
     obj = load_object(target)
@@ -174,18 +182,36 @@ def _from_string(target: str, options: LoadOptions) -> list[Item]:
     return _served([obj] if inspect.isfunction(obj) else obj, options)
 
 
-def _import_directory(path: Path) -> types.ModuleType:
+_CLAIMED: dict[str, Path] = {}
+"""Package directories served by this process, by module name (imported or to be)."""
+
+
+def claim_name(path: Path) -> None:
+    """Reserve the module name of the package at ``path`` for it in this process.
+
+    Raises:
+        TargetError: another module of that name is imported, or will be for another
+            package served by this process.
+    """
+    folder = path.resolve()
+    loaded = sys.modules.get(folder.name)
+    where = Path(loaded.__file__ or "").resolve().parent if loaded is not None else None
+    if where is None:
+        where = _CLAIMED.setdefault(folder.name, folder)
+    if where != folder:
+        raise TargetError(
+            f"another module named {folder.name!r} is already imported "
+            f"(from {where}); serve this package from a new process",
+            file=str(path),
+        )
+
+
+def import_directory(path: Path) -> types.ModuleType:
     """Import a package directory (``out/weather_plugin``) by its name, from its parent."""
     if not (path / "__init__.py").is_file():
         raise TargetError("a directory target must be a Python package", file=str(path))
     parent = str(path.resolve().parent)
-    loaded = sys.modules.get(path.resolve().name)
-    if loaded is not None and Path(loaded.__file__ or "").resolve().parent != path.resolve():
-        raise TargetError(
-            f"another module named {path.resolve().name!r} is already imported "
-            f"(from {loaded.__file__}); serve this package from a new process",
-            file=str(path),
-        )
+    claim_name(path)
     if parent not in sys.path:
         sys.path.insert(0, parent)
     try:
@@ -198,12 +224,17 @@ def _import_directory(path: Path) -> types.ModuleType:
 # --- Python plugins -----------------------------------------------------------------
 
 
-def _module(module: types.ModuleType, target: str, options: LoadOptions) -> list[Item]:
-    generated = [
+def generated_classes(module: types.ModuleType) -> list[type[ApiClient]]:
+    """The plugin classes of a package written by ``sktypes generate``."""
+    return [
         v
         for v in vars(module).values()
         if isinstance(v, type) and issubclass(v, ApiClient) and v is not ApiClient
     ]
+
+
+def _module(module: types.ModuleType, target: str, options: LoadOptions) -> list[Item]:
+    generated = generated_classes(module)
     if generated:
         out: list[Item] = []
         from sktypes.integrations.mcp._generated import generated_items

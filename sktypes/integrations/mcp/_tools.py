@@ -40,10 +40,12 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import httpx
 import mcp.types as types
 import orjson
 from mcp.types.version import is_version_at_least
 
+from sktypes._arguments_schema import parameters_document
 from sktypes._stages import stage
 from sktypes.errors import (
     ArgumentsError,
@@ -52,7 +54,8 @@ from sktypes.errors import (
     SktypesError,
     arguments_header,
 )
-from sktypes.integrations.mcp._errors import api_error_text
+from sktypes.integrations.mcp._errors import api_error_text, unreachable
+from sktypes.integrations.mcp._listings import cached_listing
 from sktypes.integrations.mcp._schemas import (
     DriftMode,
     admits_anything,
@@ -282,11 +285,11 @@ class ToolSet:
             self.warnings.extend(
                 f"{name}: {path}: bytes are sent as the UTF-8 text of the string argument "
                 "(MCP arguments are JSON): bytes that are not text cannot be sent"
-                for path in binary_inputs(item.view.parameters_schema)
+                for path in binary_inputs(parameters_document(item.view))
             )
             for alias in {provider_name(item.view, "mcp"), item.view.name} - {name}:
                 self._aliases[alias] = None if alias in self._aliases else entry
-        self._listings: dict[bool, types.ListToolsResult] = {}
+        self._listings: dict[bool, dict[str, Any]] = {}
 
     @property
     def names(self) -> list[str]:
@@ -299,12 +302,30 @@ class ToolSet:
 
     def listing(self, protocol_version: str) -> types.ListToolsResult:
         """The ``tools/list`` result for a client speaking ``protocol_version``."""
+        return types.ListToolsResult.model_validate(self.listing_data(protocol_version))
+
+    def listing_data(self, protocol_version: str) -> dict[str, Any]:
+        """:meth:`listing` as JSON data (what the server sends; a new outer dict).
+
+        Built when first asked for (a server answers ``initialize`` first), or read back
+        from the per-user cache where the same tools were listed before.
+        """
         modern = _modern(protocol_version)
-        base = self._listings.get(modern)
-        if base is None:  # built when first asked for: a server answers initialize first
-            tools = [self._tool(e, modern=modern) for e in self._entries.values()]
-            base = self._listings[modern] = types.ListToolsResult(tools=tools)
-        return base.model_copy()
+        data = self._listings.get(modern)
+        if data is None:
+            data = self._listings[modern] = cached_listing(
+                [(name, e.served) for name, e in self._entries.items()],
+                self.detail,
+                modern,
+                lambda: self._built(modern),
+            )
+        return dict(data)
+
+    def _built(self, modern: bool) -> types.ListToolsResult:
+        stage(f"listing {len(self._entries)} tools")
+        return types.ListToolsResult(
+            tools=[self._tool(e, modern=modern) for e in self._entries.values()]
+        )
 
     def _tool(self, entry: _Entry, *, modern: bool) -> types.Tool:
         view = entry.served.view
@@ -360,6 +381,10 @@ class ToolSet:
         except SktypesError as exc:
             log.info("%s failed: %s", entry.name, redact(str(exc)))
             return _error(redact(f"{entry.name} failed: {exc}")), "error"
+        except httpx.RequestError as exc:  # the API could not be reached, or stopped answering
+            reason = redact(unreachable(exc))
+            log.error("%s failed: %s", entry.name, reason)
+            return _error(f"{entry.name} failed: {reason}"), "error"
         except Exception as exc:
             log.error("%s raised %s", entry.name, redact(f"{type(exc).__name__}: {exc}"))
             return _error(redact(f"{entry.name} failed: {type(exc).__name__}: {exc}")), "error"
