@@ -251,3 +251,39 @@ def test_mutated_specs_get_the_stock_verdicts(data: st.DataObject, base: Any) ->
         else:
             parent[path[-1]] = copy.deepcopy(data.draw(_VALUES))
     _same(spec)
+
+
+_REF_SPEC = """openapi: 3.0.3
+info: {title: Pets, version: "1"}
+paths:
+  /pets:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: 'pet.yaml'}
+"""
+
+
+def test_a_validator_that_does_not_check_ref_files_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """openapi-spec-validator below 0.8.1 (semantic-kernel's venv resolves 0.7) passes an
+    invalid schema in a $ref'd file: the load says which files were not checked."""
+    import sktypes.openapi._validate as validate
+    from sktypes.openapi import load_openapi
+
+    monkeypatch.setenv("SKTYPES_NO_CACHE", "1")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pet.yaml").write_text("type: object\n")
+    (tmp_path / "api.yaml").write_text(_REF_SPEC)
+    if validate.checks_ref_files()[0]:
+        assert not any("not validated" in w for w in load_openapi("api.yaml").warnings)
+    monkeypatch.setattr(validate, "checks_ref_files", lambda: (False, "0.7.1"))
+    warned = load_openapi("api.yaml").warnings
+    assert (
+        "/: the schemas in $ref'd files (pet.yaml) were not validated: openapi-spec-validator "
+        "0.7.1 does not check them (0.8.1 and later do)"
+    ) in warned

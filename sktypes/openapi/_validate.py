@@ -34,9 +34,9 @@ from sktypes import _pointer
 from sktypes.errors import OpenApiError, snippet
 from sktypes.openapi._refs import Place, Refs, clean_ref
 from sktypes.openapi._source import Document, line_of
-from sktypes.openapi._validator import spec_validator, supports
+from sktypes.openapi._validator import checks_ref_files, spec_validator, supports
 
-__all__ = ["validate_spec"]
+__all__ = ["ref_files_not_checked", "validate_spec"]
 
 _MESSAGE_LIMIT = 160
 MAX_REPORTED = 50
@@ -172,6 +172,22 @@ def validate_spec(
     with contextlib.suppress(Exception):
         best = best_match([first]) or first
     _raise(doc, refs, best)
+
+
+def ref_files_not_checked(refs: Refs) -> str | None:
+    """The warning line for ``$ref``'d files whose schemas the validator does not check.
+
+    ``None`` when it checks them (openapi-spec-validator 0.8.1 and later) or there are none.
+    """
+    checked, installed = checks_ref_files()
+    others = [doc.display for uri, doc in refs.documents() if uri != refs.root_uri]
+    if checked or not others:
+        return None
+    shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+    return (
+        f"/: the schemas in $ref'd files ({shown}) were not validated: openapi-spec-validator "
+        f"{installed} does not check them (0.8.1 and later do)"
+    )
 
 
 def check_item_schemas(doc: Document, report: Callable[[str], None] | None = None) -> None:

@@ -38,7 +38,7 @@ from openapi_spec_validator import (
 from openapi_spec_validator.validation import keywords
 from openapi_spec_validator.validation.validators import SpecValidator
 
-__all__ = ["spec_validator", "supports"]
+__all__ = ["checks_ref_files", "spec_validator", "supports"]
 
 
 class _IdList(list[Any]):
@@ -265,6 +265,20 @@ def supports(version: int) -> bool:
     except ImportError:  # pragma: no cover - depends on the installed validator
         return False
     return True
+
+
+@functools.cache
+def checks_ref_files() -> tuple[bool, str]:
+    """Whether the installed openapi-spec-validator checks schemas in ``$ref``'d files.
+
+    Below 0.8.1 it does not: an invalid schema in another file passes (0.7 is what
+    semantic-kernel's venv resolves). Also its version, to say so.
+    """
+    from importlib.metadata import version
+
+    installed = version("openapi-spec-validator")
+    parts = tuple(int(p) for p in installed.split(".")[:3] if p.isdigit())
+    return parts >= (0, 8, 1), installed
 
 
 @functools.cache
