@@ -237,7 +237,8 @@ def _actions(tmp_path: Path) -> Path:
 
 def test_discriminator_mappings_to_other_files_are_resolved_like_refs(tmp_path: Path) -> None:
     plugin = load_openapi(_actions(tmp_path))
-    assert not [w for w in plugin.warnings if "discriminator" in w]
+    # (the folder's name holds "discriminator": a warning naming a file there is not one)
+    assert not [w for w in plugin.warnings if "discriminator" in w.replace(str(tmp_path), "")]
     schema = plugin.view("act").parameters[0].schema
     assert schema is not None
     value = schema.to_python()
