@@ -16,7 +16,8 @@ from typing import Any
 from jsonschema import Draft4Validator, Draft202012Validator
 from jsonschema.exceptions import SchemaError as _JsonSchemaError
 
-from sktypes.schema._dialects import _GEMINI_KEYS, _OPENAI_FORMATS, _OPENAI_KEYS
+from sktypes.schema._dialect_gemini import _GEMINI_KEYS
+from sktypes.schema._dialect_openai import _OPENAI_FORMATS, _OPENAI_KEYS
 from sktypes.schema._walk import SCHEMA_LIST_KEYS, SCHEMA_MAP_KEYS, SCHEMA_VALUE_KEYS
 
 __all__ = ["dialect_problems"]
