@@ -11,12 +11,14 @@ with :func:`sktypes.schema.parse`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from sktypes.jsondoc import FrozenDict, JsonDocument
 from sktypes.schema import Node, SchemaModel, Unsupported, parse
+from sktypes.views import FunctionView, view_type_of
 
 __all__ = ["Handle", "SchemaSet"]
 
@@ -93,6 +95,26 @@ class SchemaSet:
     def root(self, handle: Handle) -> Node:
         """The node of the schema added as ``handle``."""
         return self.model(handle).definitions[handle.key]
+
+    def typed(
+        self, view: FunctionView, parameters: Mapping[str, Handle], result: Handle | None
+    ) -> FunctionView:
+        """``view`` with the JSON ``type`` of each schema added here read from its node.
+
+        A view reads its types from its own schemas when first asked, parsing each with
+        the definitions it carries: for a plugin that re-parses the shared definitions
+        once per parameter. The nodes here are the same schemas, parsed once.
+        """
+        params = tuple(
+            p
+            if (h := parameters.get(p.name)) is None
+            else dataclasses.replace(p, type=view_type_of(self.root(h)))
+            for p in view.parameters
+        )
+        ret = view.return_parameter
+        if result is not None:
+            ret = dataclasses.replace(ret, type=view_type_of(self.root(result)))
+        return dataclasses.replace(view, parameters=params, return_parameter=ret)
 
     def identity(self, model: SchemaModel, name: str) -> object:
         """What makes two definitions the same: their shared schema object."""
