@@ -125,6 +125,8 @@ def py_string(text: str) -> str:
     the quotes that need fewer escapes, double on a tie).
     """
     quote = "'" if text.count('"') > text.count("'") else '"'
+    if text.isascii():  # nearly every text: one C-level pass
+        return quote + text.translate(_ASCII_ESCAPES[quote]) + quote
     return quote + "".join(_escape(c, quote) for c in text) + quote
 
 
@@ -144,6 +146,19 @@ def _escape(c: str, quote: str) -> str:
     if code < 0x10000:
         return f"\\u{code:04x}"
     return f"\\U{code:08x}"
+
+
+_ASCII_ESCAPES = {
+    quote: str.maketrans(
+        {
+            chr(code): _escape(chr(code), quote)
+            for code in range(128)
+            if _escape(chr(code), quote) != chr(code)
+        }
+    )
+    for quote in "\"'"
+}
+""":func:`_escape` of every ASCII character it changes, per quote (a table for ``translate``)."""
 
 
 def py_string_chunks(text: str, width: int) -> list[str]:
