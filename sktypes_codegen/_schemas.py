@@ -74,7 +74,7 @@ class SchemaSet:
 
     def _document_for(self, defs: Mapping[str, Any]) -> int:
         for i, doc in enumerate(self._documents):
-            if doc.model is None and all(_agrees(doc.defs.get(n), d) for n, d in defs.items()):
+            if doc.model is None and _agree(doc.defs, defs):
                 return i
         self._documents.append(_Document())
         return len(self._documents) - 1
@@ -154,5 +154,15 @@ class SchemaSet:
         return file, where + tail, ""
 
 
-def _agrees(known: Any, new: Any) -> bool:
-    return known is None or known is new or known == new
+def _agree(known: Mapping[str, Any], defs: Mapping[str, Any]) -> bool:
+    """Whether no definition of ``defs`` differs from the one ``known`` holds by its name.
+
+    Run for every view schema over every definition it carries: one plain loop (the
+    definitions are shared objects, so nearly every check is ``is``).
+    """
+    get = known.get
+    for name, new in defs.items():
+        old = get(name)
+        if old is not None and old is not new and old != new:
+            return False
+    return True
