@@ -104,3 +104,24 @@ def test_generation_pauses_the_collector_and_restores_it(
     with pytest.raises(Exception):  # noqa: B017 - any failure: the state is restored
         generate_plugin(tmp_path / "missing.yaml", tmp_path / "x")
     assert gc.isenabled()
+
+
+def test_ascii_text_is_escaped_as_character_by_character() -> None:
+    from sktypes_codegen._naming import _escape, py_string
+
+    for text in ["".join(map(chr, range(128))), "a'b", 'a"b"c\'', "plain", ""]:
+        quote = "'" if text.count('"') > text.count("'") else '"'
+        assert py_string(text) == quote + "".join(_escape(c, quote) for c in text) + quote
+
+
+def test_a_frozen_dict_reads_as_its_dict() -> None:
+    from sktypes.jsondoc import FrozenDict
+
+    data = {"b": 1, "a": [2], "c": None}
+    frozen = FrozenDict(data)
+    assert list(frozen.items()) == list(data.items())
+    assert list(frozen.keys()) == list(data) and list(frozen.values()) == list(data.values())
+    assert frozen.get("c", 5) is None and frozen.get("z", 5) == 5 and frozen.get("z") is None
+    assert "a" in frozen and "z" not in frozen and frozen.keys() == {"a", "b", "c"}
+    with pytest.raises(TypeError):
+        [] in frozen  # noqa: B015 - unhashable, as for a dict
