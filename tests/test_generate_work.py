@@ -123,5 +123,6 @@ def test_a_frozen_dict_reads_as_its_dict() -> None:
     assert list(frozen.keys()) == list(data) and list(frozen.values()) == list(data.values())
     assert frozen.get("c", 5) is None and frozen.get("z", 5) == 5 and frozen.get("z") is None
     assert "a" in frozen and "z" not in frozen and frozen.keys() == {"a", "b", "c"}
+    unhashable: Any = []
     with pytest.raises(TypeError):
-        [] in frozen  # noqa: B015 - unhashable, as for a dict
+        unhashable in frozen  # noqa: B015 - as for a dict
