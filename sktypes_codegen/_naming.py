@@ -16,6 +16,7 @@ Clashes are resolved by :class:`Namespace`, which remembers what each name stand
 from __future__ import annotations
 
 import builtins
+import functools
 import keyword
 import re
 import textwrap
@@ -49,8 +50,12 @@ _BUILTINS = frozenset(n for n in dir(builtins) if n[:1].isupper())
 """Builtin names a class name could take (``Warning``, ``Exception``, ``TimeoutError``...)."""
 
 
-def _ascii_words(text: str) -> list[str]:
-    """Split ``text`` into ASCII words (accents folded, other characters are separators)."""
+@functools.lru_cache(maxsize=65536)
+def _ascii_words(text: str) -> tuple[str, ...]:
+    """Split ``text`` into ASCII words (accents folded, other characters are separators).
+
+    Remembered: a plugin names the same parameters and schemas over and over.
+    """
     folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     words: list[str] = []
     for chunk in re.split(r"[^A-Za-z0-9]+", folded):
@@ -59,7 +64,7 @@ def _ascii_words(text: str) -> list[str]:
                 words[-1] += word
             else:
                 words.append(word)
-    return words
+    return tuple(words)
 
 
 def identifier(
