@@ -85,13 +85,13 @@ def test_generation_pauses_the_collector_and_restores_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: list[bool] = []
-    real = package.load_openapi
+    real = package.plugin_context
 
-    def load(*args: Any, **kwargs: Any) -> Any:
+    def building(*args: Any, **kwargs: Any) -> Any:
         seen.append(gc.isenabled())
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(package, "load_openapi", load)
+    monkeypatch.setattr(package, "plugin_context", building)
     assert gc.isenabled()
     generate_plugin(SPECS[0], tmp_path, validate=False)
     assert seen == [False] and gc.isenabled()
