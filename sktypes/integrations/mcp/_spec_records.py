@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -174,14 +175,11 @@ def record_spec(
         return
     files: dict[str, str] = {}
     for file in reached[1:]:
-        if folder not in file.parents:
-            return  # outside the spec's folder: not recorded
         try:
-            files[file.relative_to(folder).as_posix()] = hashlib.sha256(
-                file.read_bytes()
-            ).hexdigest()
+            digest = hashlib.sha256(file.read_bytes()).hexdigest()
         except OSError:
             return
+        files[Path(os.path.relpath(file, folder)).as_posix()] = digest
     bindings = [Binding(op.view, op.name, {}, operation_features(op)) for op in plugin.operations]
     views = dump_views(plugin.name, bindings, spec=spec_record(plugin))
     head: dict[str, Any] = {
