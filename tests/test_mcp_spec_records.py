@@ -200,3 +200,36 @@ def test_warnings_of_a_recorded_load_are_said_again(cache: Path) -> None:
     first = mcp.server(str(WEATHER), base_url="http://127.0.0.1:9", strict=False)
     second = mcp.server(str(WEATHER), base_url="http://127.0.0.1:9", strict=False)
     assert second.warnings == first.warnings
+
+
+@pytest.mark.parametrize(("flags", "shown"), [((), True), (("-q",), False), (("--quiet",), False)])
+def test_serve_shows_its_stages_unless_quiet(
+    flags: tuple[str, ...], shown: bool, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from contextlib import nullcontext
+
+    from click.testing import CliRunner
+
+    from sktypes.cli import _serve, cli
+
+    seen: list[bool] = []
+
+    def recording(first: str, *, enabled: bool = True) -> Any:
+        seen.append(enabled)
+        return nullcontext()
+
+    monkeypatch.setattr(_serve, "stages", recording)
+    monkeypatch.setattr(mcp, "run", lambda *a, **k: None)
+    result = CliRunner().invoke(cli, ["serve", str(WEATHER), "--base-url", "http://x", *flags])
+    assert result.exit_code == 0, result.output
+    assert seen == [shown]
+
+
+def test_no_cache_help_names_everything_it_disables() -> None:
+    from click.testing import CliRunner
+
+    from sktypes.cli import cli
+
+    text = " ".join(CliRunner().invoke(cli, ["--help"]).output.split())
+    for what in ("validation verdicts", "check found clean", "loaded specs", "tools/list"):
+        assert what in text
