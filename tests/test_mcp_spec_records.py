@@ -58,13 +58,17 @@ def _session(server: Any, calls: list[tuple[str, dict[str, Any]]]) -> Any:
     """The listing, then each call's result, through the SDK's client."""
 
     async def main() -> Any:
-        async with Client(server) as client:
-            listed = await client.list_tools()
-            results = []
-            for name, arguments in calls:
-                result = await client.call_tool(name, arguments)
-                results.append(result.model_dump(mode="json", by_alias=True, exclude_none=True))
-            return listed.model_dump(mode="json", by_alias=True, exclude_none=True), results
+        try:
+            async with Client(server) as client:
+                listed = await client.list_tools()
+                results = []
+                for name, arguments in calls:
+                    result = await client.call_tool(name, arguments)
+                    dumped = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+                    results.append(dumped)
+                return listed.model_dump(mode="json", by_alias=True, exclude_none=True), results
+        finally:
+            await server.aclose()  # its HTTP client: no socket left open
 
     return anyio.run(main)
 
