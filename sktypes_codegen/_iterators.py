@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sktypes.openapi import Operation
-from sktypes.openapi._records import operation_record
+from sktypes.openapi._records import operation_features
 from sktypes.remote import Pagination, Stream
 from sktypes_codegen._annotations import Call, Expr, Import, Name, Raw, Subscript, Value
 from sktypes_codegen._naming import py_string
@@ -132,12 +132,7 @@ def features(op: Operation) -> dict[str, Any]:
 
     The operation itself, and how it pages or streams (view parameter names).
     """
-    out: dict[str, Any] = {"operation": operation_record(op)}
-    if op.pagination is not None:
-        out["pagination"] = op.pagination.to_dict()
-    if op.stream is not None:
-        out["stream"] = op.stream.to_dict()
-    return out
+    return operation_features(op)
 
 
 def describe_features(op: Operation) -> list[str]:

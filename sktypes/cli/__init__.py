@@ -54,8 +54,10 @@ class _LazyGroup(click.Group):
 @click.option(
     "--no-cache",
     is_flag=True,
-    help="Neither read nor write the per-user cache of validation verdicts "
-    "(also SKTYPES_NO_CACHE=1; its place: SKTYPES_CACHE_DIR, else $XDG_CACHE_HOME/sktypes).",
+    help="Neither read nor write the per-user cache of results recorded by content: "
+    "validation verdicts, specs check found clean, and serve's loaded specs and tools/list "
+    "results (also SKTYPES_NO_CACHE=1; its place: SKTYPES_CACHE_DIR, else "
+    "$XDG_CACHE_HOME/sktypes).",
 )
 def cli(no_cache: bool) -> None:
     """sktypes: type information for LLM function calling."""

@@ -17,6 +17,7 @@ from sktypes.cli._common import (
     fail_on,
     include_option,
     no_validate_option,
+    quiet_option,
     strict_option,
 )
 from sktypes.cli._progress import stages
@@ -112,6 +113,7 @@ __all__ = ["serve"]
 @no_validate_option
 @strict_option
 @click.option("--verbose", "-v", is_flag=True, help="Log each call (tool, duration, status).")
+@quiet_option
 def serve(
     targets: tuple[str, ...],
     transport: str,
@@ -133,6 +135,7 @@ def serve(
     no_validate: bool,
     strict: bool,
     verbose: bool,
+    quiet: bool,
 ) -> None:
     """Serve TARGETS as an MCP server: Python plugins, OpenAPI specs, generated packages, tools.
 
@@ -140,7 +143,8 @@ def serve(
     variables; --header adds headers for specs that declare none (see the MCP guide of the
     documentation). Logs go to stderr; stdout is the protocol's in stdio mode. Over HTTP, every
     request's Host and Origin are checked (DNS rebinding): a foreign Host is answered 421, a
-    foreign Origin 403, whatever --host is.
+    foreign Origin 403, whatever --host is. Loading a big spec shows its stage (reading,
+    validating, building views) on a terminal's stderr after a second; -q keeps it silent.
     """
     try:
         from sktypes.integrations import mcp
@@ -151,7 +155,7 @@ def serve(
     _logging(verbose)
     try:
         extra = header_values(headers, os.environ)
-        with stages("loading targets"):
+        with stages("loading targets", enabled=not quiet):
             app = mcp.server(
                 list(targets),
                 name=name,

@@ -22,7 +22,7 @@ from sktypes.openapi._model import OpenApiPlugin, Operation, OperationParameter
 from sktypes.remote import Pagination, Stream
 from sktypes.views import FunctionView
 
-__all__ = ["operation_record", "plugin_from_records", "spec_record"]
+__all__ = ["operation_features", "operation_record", "plugin_from_records", "spec_record"]
 
 
 def spec_record(plugin: OpenApiPlugin) -> dict[str, Any]:
@@ -54,6 +54,19 @@ def operation_record(op: Operation) -> dict[str, Any]:
             [p.name, p.location, p.argument, p.required, p.style, p.explode, p.allow_reserved]
             for p in op.parameters
         ]
+    return out
+
+
+def operation_features(op: Operation) -> dict[str, Any]:
+    """What ``views.json`` records of ``op`` besides its view and method binding.
+
+    The operation itself (:func:`operation_record`), and how it pages or streams.
+    """
+    out: dict[str, Any] = {"operation": operation_record(op)}
+    if op.pagination is not None:
+        out["pagination"] = op.pagination.to_dict()
+    if op.stream is not None:
+        out["stream"] = op.stream.to_dict()
     return out
 
 

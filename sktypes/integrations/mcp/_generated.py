@@ -13,8 +13,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import inspect
-import logging
-import threading
 import types
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -26,6 +24,7 @@ from sktypes._documents import read_document
 from sktypes._imports import TargetError
 from sktypes.errors import SktypesError
 from sktypes.generated import VIEWS_FILE, PackageViews, load_views
+from sktypes.integrations.mcp._deferred import Deferred, recorded_items
 from sktypes.integrations.mcp._remote import collected, paged
 from sktypes.integrations.mcp._responses import body_of, recording
 from sktypes.integrations.mcp._targets import (
@@ -45,8 +44,6 @@ from sktypes.openapi._select import operation_candidate
 from sktypes.remote import ApiClient
 
 __all__ = ["carried_items", "generated_items"]
-
-log = logging.getLogger("sktypes.mcp")
 
 LINK_FILE = "sktypes.json"
 """A generated package's link record: its spec, options and every file's digest."""
@@ -76,20 +73,7 @@ def carried_items(path: Path, options: LoadOptions) -> list[Item] | None:
     spec = plugin_from_records(name, bindings, record, str(views_file))
     if spec is None:
         return None
-    package = _Deferred(path, spec, options)
-    out: list[Item] = []
-    for binding in bindings:
-        view = binding.view
-        operation = spec.operation(view.name)
-        served = Served(
-            view,
-            package.prepare(view.name),
-            package.execute(view.name, operation),
-            operation.method,
-            operation.response_content_type,
-        )
-        out.append(Item(served, operation_candidate(operation, view)))
-    return out
+    return recorded_items(spec, bindings, _package_calls(path, spec, options))
 
 
 def _as_written(folder: Path) -> bool:
@@ -110,77 +94,38 @@ def _as_written(folder: Path) -> bool:
     return True
 
 
-class _Deferred:
-    """A generated package imported when one of its tools is first called.
+def _package_calls(path: Path, spec: OpenApiPlugin, options: LoadOptions) -> Deferred:
+    """The calls of a generated package imported when one of its tools is first called.
 
     Its plugin class is built on the server's client with the spec's credentials (as
-    :func:`generated_items` does); each method is bound to the view the tools were listed
-    with. An import that fails is logged once and makes every call an error result that
-    says why.
+    :func:`generated_items` does; their warnings now, at start); each method is bound to
+    the view the tools were listed with.
     """
+    security = credentials_for(spec, options)
 
-    def __init__(self, path: Path, spec: OpenApiPlugin, options: LoadOptions) -> None:
-        self._path = path
-        self._spec = spec
-        self._options = options
-        self._security = credentials_for(spec, options)  # its warnings: at start
-        self._lock = threading.Lock()
-        self._bound: dict[str, KernelFunction] | None = None
-        self._failure: TargetError | None = None
-        self._calls: dict[str, Callable[[dict[str, Any]], Any]] = {}
-
-    def _function(self, name: str) -> KernelFunction:
-        if self._bound is None and self._failure is None:
-            with self._lock:
-                if self._bound is None and self._failure is None:
-                    try:
-                        self._bound = self._load()
-                    except TargetError as exc:
-                        log.error("%s", exc)
-                        self._failure = exc
-        if self._failure is not None:
-            raise self._failure
-        assert self._bound is not None
-        return self._bound[name]
-
-    def _load(self) -> dict[str, KernelFunction]:
+    def load() -> dict[str, Served]:
         from sktypes.integrations.mcp._targets import generated_classes, import_directory
 
-        module = import_directory(self._path)
-        bound: dict[str, KernelFunction] = {}
+        module = import_directory(path)
+        bound: dict[str, Served] = {}
         for cls in generated_classes(module):
-            instance = _instance(cls, self._options)
-            instance._configure(security=self._security, headers=self._options.headers)
-            for fn in Kernel().add_plugin(instance, self._spec.name).values():
-                bound[fn.name] = bound_to(self._spec.view(fn.name), fn)
-        missing = [op.name for op in self._spec.operations if op.name not in bound]
+            instance = _instance(cls, options)
+            instance._configure(security=security, headers=options.headers)
+            for fn in Kernel().add_plugin(instance, spec.name).values():
+                typed = bound_to(spec.view(fn.name), fn)
+                operation = spec.operation(fn.name)
+                call = _response_call(typed, operation, options)
+                bound[fn.name] = Served(typed.view, typed.prepare, call)
+        missing = [op.name for op in spec.operations if op.name not in bound]
         if missing:
             raise TargetError(
                 f"the package declares no method for {', '.join(missing[:3])}"
                 f"{' ...' if len(missing) > 3 else ''} (listed in its {VIEWS_FILE})",
-                file=str(self._path),
+                file=str(path),
             )
         return bound
 
-    def prepare(self, name: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
-        def prepare(arguments: dict[str, Any]) -> dict[str, Any]:
-            try:
-                fn = self._function(name)
-            except TargetError:
-                return arguments  # the call says why
-            return fn.prepare(arguments)
-
-        return prepare
-
-    def execute(self, name: str, operation: Operation) -> Callable[[dict[str, Any]], Any]:
-        async def execute(arguments: dict[str, Any]) -> Any:
-            call = self._calls.get(name)
-            if call is None:
-                call = _response_call(self._function(name), operation, self._options)
-                self._calls[name] = call
-            return await call(arguments)
-
-        return execute
+    return Deferred(load)
 
 
 def _instance(cls: type[ApiClient], options: LoadOptions) -> ApiClient:

@@ -31,7 +31,7 @@ from typing import Any
 
 import httpx
 
-from sktypes._documents import read_document
+from sktypes._documents import parse_document, read_file
 from sktypes._imports import TargetError, load_module, load_object
 from sktypes.auth import SecurityCredentials
 from sktypes.content._codec import to_plain_json
@@ -42,6 +42,7 @@ from sktypes.integrations.mcp._schemas import binary_media_type
 from sktypes.integrations.mcp._tools import Binary, Noted, Served
 from sktypes.introspect import kernel_function_info
 from sktypes.kernel import Kernel, KernelFunction, openapi_plugin
+from sktypes.limits import DEFAULT_LIMITS
 from sktypes.manual import views_from_manual
 from sktypes.openapi import OpenApiPlugin, Operation
 from sktypes.openapi._select import Candidate, operation_candidate, select
@@ -58,7 +59,10 @@ __all__ = [
     "import_directory",
     "load_served",
     "names_of",
+    "openapi_items",
+    "placed_warnings",
     "plain",
+    "url_check",
 ]
 
 _SPEC_SUFFIXES = (".yaml", ".yml", ".json")
@@ -156,7 +160,7 @@ def _served(target: Any, options: LoadOptions) -> list[Item]:
     if isinstance(target, (str, Path)):
         return _from_string(str(target), options)
     if isinstance(target, OpenApiPlugin):
-        return _openapi(target, options)
+        return openapi_items(target, options)
     if isinstance(target, types.ModuleType):
         return _module(target, str(target.__name__), options)
     kernel, plugins = collect(target)
@@ -320,22 +324,22 @@ def _document(path: Path, options: LoadOptions, *, select_here: bool = False) ->
 
 
 def _document_items(path: Path, options: LoadOptions, select_here: bool) -> list[Item]:
+    from sktypes.integrations.mcp._spec_records import load_spec, record_spec, recorded_spec
+
     if not path.is_file():
         raise TargetError("no such file", file=str(path))
     # the one loader of every document (size, depth and alias limits; its messages)
-    _, data = read_document(path, str(path), TargetError)
+    raw = read_file(path, str(path), DEFAULT_LIMITS, TargetError)
+    recorded = recorded_spec(path, raw, options, select_here)  # served before: its record
+    if recorded is not None:
+        return recorded
+    data = parse_document(raw, str(path), TargetError, DEFAULT_LIMITS)
     if isinstance(data, dict) and ("openapi" in data or "swagger" in data):
-        from sktypes.openapi import load_openapi
-
         options.filtered_load = select_here
-        plugin = load_openapi(
-            path,
-            validate=options.validate,
-            strict=options.strict,
-            include=options.include if select_here else (),
-            exclude=options.exclude if select_here else (),
-        )
-        return _openapi(plugin, options)
+        plugin = load_spec(path, raw, data, options, select_here)
+        items = openapi_items(plugin, options)
+        record_spec(path, raw, options, select_here, plugin)
+        return items
     try:
         views = views_from_manual(data)
     except SktypesError as exc:
@@ -405,7 +409,7 @@ def bound_to(view: FunctionView, impl: KernelFunction) -> KernelFunction:
 # --- OpenAPI documents --------------------------------------------------------------
 
 
-def _placed(plugin: OpenApiPlugin) -> list[str]:
+def placed_warnings(plugin: OpenApiPlugin) -> list[str]:
     """The load's warnings in the one located form (``file:line:column: /pointer: message``)."""
     from sktypes._positions import placed_warning
 
@@ -414,8 +418,8 @@ def _placed(plugin: OpenApiPlugin) -> list[str]:
     return [str(placed_warning(w, plugin.source, raw)) for w in plugin.warnings]
 
 
-def _openapi(plugin: OpenApiPlugin, options: LoadOptions) -> list[Item]:
-    options.warnings.extend(_placed(plugin))
+def openapi_items(plugin: OpenApiPlugin, options: LoadOptions) -> list[Item]:
+    options.warnings.extend(placed_warnings(plugin))
     base = options.base_url
     functions = openapi_plugin(
         plugin,
@@ -427,7 +431,6 @@ def _openapi(plugin: OpenApiPlugin, options: LoadOptions) -> list[Item]:
     out: list[Item] = []
     for fn in functions.values():
         operation = plugin.operation(fn.name)  # the one object owning the view and its binding
-        url = base or (operation.servers or plugin.servers or ("",))[0]
         served = Served(
             fn.view,
             fn.prepare,
@@ -435,9 +438,16 @@ def _openapi(plugin: OpenApiPlugin, options: LoadOptions) -> list[Item]:
             operation.method,
             operation.response_content_type,
         )
-        check = None if url.startswith(("http://", "https://")) else _no_url(plugin, operation, url)
-        out.append(Item(served, operation_candidate(operation), check))
+        out.append(Item(served, operation_candidate(operation), url_check(plugin, operation, base)))
     return out
+
+
+def url_check(
+    plugin: OpenApiPlugin, operation: Operation, base: str | None
+) -> Callable[[], None] | None:
+    """What a kept operation must pass: an http(s) URL to call (``None``: it has one)."""
+    url = base or (operation.servers or plugin.servers or ("",))[0]
+    return None if url.startswith(("http://", "https://")) else _no_url(plugin, operation, url)
 
 
 def credentials_for(plugin: OpenApiPlugin, options: LoadOptions) -> SecurityCredentials:
