@@ -1,1 +1,0 @@
-"""Example plugins used by ``make run`` and the tests."""
