@@ -1,7 +1,8 @@
 """Real components for the MCP tests: a local upstream API, and the official client.
 
 ``Upstream`` is an HTTP server on 127.0.0.1 (a thread) answering from a table of routes and
-recording every request it gets. ``stdio_session`` starts ``sktypes serve`` as a subprocess
+recording every request it gets. ``connected`` is the in-process client of an ``McpServer``
+(closed after). ``stdio_session`` starts ``sktypes serve`` as a subprocess
 and connects the official ``ClientSession`` to its stdin/stdout; ``http_server`` starts it
 with ``--transport http`` and yields the endpoint URL, ``http_session`` connects to it.
 """
@@ -211,6 +212,23 @@ async def http_session(url: str) -> AsyncIterator[ClientSession]:
     async with streamable_http_client(url) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         yield session
+
+
+@asynccontextmanager
+async def connected(server: Any) -> AsyncIterator[Any]:
+    """The official in-process ``Client`` of ``server`` (an ``McpServer``), which is closed after.
+
+    ``McpServer.aclose`` closes the HTTP client the server made for remote calls: left open,
+    its pooled loopback sockets are collected in a later test, which the unclosed-socket
+    ``ResourceWarning`` then fails.
+    """
+    from mcp import Client
+
+    try:
+        async with Client(server, mode="legacy") as client:
+            yield client
+    finally:
+        await server.aclose()
 
 
 def check_structured(tool: Any, result: Any) -> None:
