@@ -189,6 +189,8 @@ def http_server(*args: str, env: dict[str, str] | None = None) -> Iterator[str]:
             url = found.group(1)
     if url is None:
         proc.kill()
+        proc.wait()
+        proc.stderr.close()
         raise AssertionError("the server did not start:\n" + "".join(lines))
     drained: list[str] = []
     reader = threading.Thread(target=lambda: drained.extend(proc.stderr), daemon=True)  # type: ignore[arg-type]
@@ -201,8 +203,11 @@ def http_server(*args: str, env: dict[str, str] | None = None) -> Iterator[str]:
             code = proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait()
             raise AssertionError("the server did not stop on SIGTERM") from None
-        reader.join(timeout=5)
+        finally:
+            reader.join(timeout=5)
+            proc.stderr.close()  # left open, its pipe is collected in a later test
         assert code == 0, f"exit status {code}:\n{''.join(lines + drained)}"
 
 
@@ -215,8 +220,8 @@ async def http_session(url: str) -> AsyncIterator[ClientSession]:
 
 
 @asynccontextmanager
-async def connected(server: Any) -> AsyncIterator[Any]:
-    """The official in-process ``Client`` of ``server`` (an ``McpServer``), which is closed after.
+async def connected(server: Any, **options: Any) -> AsyncIterator[Any]:
+    """The official in-process ``Client`` of ``server`` (``options``: the client's), closed after.
 
     ``McpServer.aclose`` closes the HTTP client the server made for remote calls: left open,
     its pooled loopback sockets are collected in a later test, which the unclosed-socket
@@ -225,7 +230,7 @@ async def connected(server: Any) -> AsyncIterator[Any]:
     from mcp import Client
 
     try:
-        async with Client(server, mode="legacy") as client:
+        async with Client(server, **options) as client:
             yield client
     finally:
         await server.aclose()

@@ -601,7 +601,7 @@ def test_serve_answers_one_page_and_says_how_to_get_the_next(
     ]
 
     async def main() -> list[Any]:
-        async with connected(server) as client:
+        async with connected(server, mode="legacy") as client:
             return [await client.call_tool(name, args) for name, args in calls]
 
     import anyio
