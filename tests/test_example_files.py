@@ -1,9 +1,7 @@
 """``sktypes example``: the guides' example files, shipped in the wheel and written out on demand.
 
-The wheel ships the repository's ``examples/`` and ``schemas/examples/`` files the guides name
-(``pyproject.toml``'s ``force-include``, into ``sktypes/_example_files``); installed editable,
-they are read from the repository through the same table. The wheel's copy is checked by
-``tests/test_packaging.py``.
+The shipped files (``sktypes/_example_files``) are copies of the repository's ``examples/``
+and ``schemas/examples/`` files the guides name; they must stay equal to them.
 """
 
 from __future__ import annotations
@@ -37,7 +35,10 @@ def test_the_shipped_examples_are_the_repositorys() -> None:
     files = example_files()
     assert set(files) == EXPECTED
     for name, content in files.items():
-        assert content == (ROOT / name).read_bytes(), name
+        assert content == (ROOT / name).read_bytes(), (
+            f"sktypes/_example_files/{name} differs from {name}: "
+            f"cp {name} sktypes/_example_files/{name}"
+        )
 
 
 def test_example_writes_the_files_and_says_where(tmp_path: Path) -> None:

@@ -1,16 +1,13 @@
 """``sktypes example [DIR]``: write out the example plugins, specs and plans the guides use.
 
 The files ship in the wheel (``sktypes/_example_files``, the repository's ``examples/`` and
-``schemas/examples/`` files that ``pyproject.toml``'s ``force-include`` names), so every
-guide can be followed outside a clone: run it once in an empty folder and the paths the
-guides name (``examples/date_weather.py``, ``schemas/examples/weather_plugin.openapi.yaml``...)
-exist there. Installed editable (a checkout, where the wheel's folder is not built), they are
-read from the repository through the same ``force-include`` table.
+``schemas/examples/``), so every guide can be followed outside a clone: run it once in an
+empty folder and the paths the guides name (``examples/date_weather.py``,
+``schemas/examples/weather_plugin.openapi.yaml``...) exist there.
 """
 
 from __future__ import annotations
 
-import tomllib
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -23,38 +20,11 @@ from sktypes.cli._common import fail
 __all__ = ["example", "example_files"]
 
 
-_SHIPPED = "sktypes/_example_files/"
-"""Where the wheel holds the example files (``force-include`` puts them there)."""
-
-
 def example_files() -> dict[str, bytes]:
     """The shipped example files: relative path (``examples/date_weather.py``) → content."""
     root = resources.files("sktypes").joinpath("_example_files")
-    shipped = _read([(root, "")]) if root.is_dir() else {}
-    return shipped or _read(_in_checkout())
-
-
-def _in_checkout() -> list[tuple[Traversable, str]]:
-    """The repository's files the wheel ships, as ``pyproject.toml`` maps them."""
-    repository = Path(__file__).resolve().parents[2]
-    with (repository / "pyproject.toml").open("rb") as f:
-        table = tomllib.load(f)["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
-    return [
-        (repository / source, target.removeprefix(_SHIPPED))
-        for source, target in table.items()
-        if target.startswith(_SHIPPED)
-    ]
-
-
-def _read(roots: list[tuple[Traversable, str]]) -> dict[str, bytes]:
-    """Every file below ``roots`` (a file, or a folder walked), by its shipped name."""
     found: dict[str, bytes] = {}
-    stack: list[tuple[Traversable, str]] = []
-    for node, name in roots:
-        if node.is_file():
-            found[name] = node.read_bytes()
-        else:
-            stack.append((node, f"{name}/" if name else ""))
+    stack: list[tuple[Traversable, str]] = [(root, "")]
     while stack:
         node, prefix = stack.pop()
         for child in node.iterdir():

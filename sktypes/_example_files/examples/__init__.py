@@ -1,0 +1,1 @@
+"""Example plugins used by ``make run`` and the tests."""
