@@ -12,7 +12,7 @@ also one number; :func:`json_hash` agrees with it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
 from typing import Any, TypeAlias
 
 import orjson
@@ -43,6 +43,27 @@ class FrozenDict(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._data)
+
+    # the dict's own methods (Mapping's mixins call __getitem__ once per key; the schema
+    # model reads every schema object with them)
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of ``key``, else ``default``."""
+        return self._data.get(key, default)
+
+    def keys(self) -> KeysView[str]:
+        """The member names, in order."""
+        return self._data.keys()
+
+    def items(self) -> ItemsView[str, Any]:
+        """The ``(name, value)`` pairs, in order."""
+        return self._data.items()
+
+    def values(self) -> ValuesView[Any]:
+        """The values, in order."""
+        return self._data.values()
 
     def __hash__(self) -> int:
         if self._hash is None:

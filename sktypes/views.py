@@ -65,15 +65,20 @@ class ParameterViewType(enum.StrEnum):
 _TYPES = {t.value: t for t in ParameterViewType}
 
 
-def view_type_of(schema: Mapping[str, Any] | JsonDocument | None) -> ParameterViewType | None:
+def view_type_of(
+    schema: Mapping[str, Any] | JsonDocument | Node | None,
+) -> ParameterViewType | None:
     """Return the single JSON type a schema admits (ignoring ``null``), or ``None``.
 
     ``{"type": ["string", "null"]}`` and ``anyOf: [{type: string}, {type: null}]`` are
     ``STRING``; a ``$ref`` to an object is ``OBJECT``; a real union is ``None``. Read
-    through the schema model (:func:`sktypes.schema.parse`).
+    through the schema model (:func:`sktypes.schema.parse`); ``schema`` may also be the
+    schema's node in a model parsed already (its references resolve there).
     """
     from sktypes.schema import parse
 
+    if isinstance(schema, Node):
+        return _view_type(schema, 0)
     if not isinstance(schema, (Mapping, JsonDocument)):
         return None  # a boolean schema: any JSON type
     return _view_type(parse(schema).root, 0)

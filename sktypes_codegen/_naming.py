@@ -16,6 +16,7 @@ Clashes are resolved by :class:`Namespace`, which remembers what each name stand
 from __future__ import annotations
 
 import builtins
+import functools
 import keyword
 import re
 import textwrap
@@ -49,8 +50,12 @@ _BUILTINS = frozenset(n for n in dir(builtins) if n[:1].isupper())
 """Builtin names a class name could take (``Warning``, ``Exception``, ``TimeoutError``...)."""
 
 
-def _ascii_words(text: str) -> list[str]:
-    """Split ``text`` into ASCII words (accents folded, other characters are separators)."""
+@functools.lru_cache(maxsize=65536)
+def _ascii_words(text: str) -> tuple[str, ...]:
+    """Split ``text`` into ASCII words (accents folded, other characters are separators).
+
+    Remembered: a plugin names the same parameters and schemas over and over.
+    """
     folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     words: list[str] = []
     for chunk in re.split(r"[^A-Za-z0-9]+", folded):
@@ -59,7 +64,7 @@ def _ascii_words(text: str) -> list[str]:
                 words[-1] += word
             else:
                 words.append(word)
-    return words
+    return tuple(words)
 
 
 def identifier(
@@ -125,6 +130,8 @@ def py_string(text: str) -> str:
     the quotes that need fewer escapes, double on a tie).
     """
     quote = "'" if text.count('"') > text.count("'") else '"'
+    if text.isascii():  # nearly every text: one C-level pass
+        return quote + text.translate(_ASCII_ESCAPES[quote]) + quote
     return quote + "".join(_escape(c, quote) for c in text) + quote
 
 
@@ -144,6 +151,19 @@ def _escape(c: str, quote: str) -> str:
     if code < 0x10000:
         return f"\\u{code:04x}"
     return f"\\U{code:08x}"
+
+
+_ASCII_ESCAPES = {
+    quote: str.maketrans(
+        {
+            chr(code): _escape(chr(code), quote)
+            for code in range(128)
+            if _escape(chr(code), quote) != chr(code)
+        }
+    )
+    for quote in "\"'"
+}
+""":func:`_escape` of every ASCII character it changes, per quote (a table for ``translate``)."""
 
 
 def py_string_chunks(text: str, width: int) -> list[str]:

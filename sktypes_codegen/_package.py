@@ -27,6 +27,7 @@ from sktypes.openapi import OpenApiPlugin, load_openapi
 from sktypes.openapi._naming import package_identifier
 from sktypes.openapi._records import spec_record
 from sktypes.openapi._verdicts import Verdict
+from sktypes_codegen._collector import collector_paused
 from sktypes_codegen._compile import compile_modules
 from sktypes_codegen._iterators import describe_features, features
 from sktypes_codegen._link import GenerationOptions, relative_to_package, write_link
@@ -63,6 +64,7 @@ def spec_digest(spec: str | os.PathLike[str]) -> str:
         raise GenerationError(f"cannot read the spec: {exc.strerror}", file=str(spec)) from None
 
 
+@collector_paused()
 def render_plugin(
     spec: str | os.PathLike[str],
     *,
@@ -255,6 +257,7 @@ def render_loaded(
     return RenderedPlugin(package, files, _warnings(plugin, spec, ctx), features=notes)
 
 
+@collector_paused()
 def generate_plugin(
     spec: str | os.PathLike[str],
     output_dir: str | os.PathLike[str],

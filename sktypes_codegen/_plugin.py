@@ -232,7 +232,8 @@ def plugin_context(
     methods = Namespace(INIT_NAMES | _CLASS_BODY_NAMES | _CLIENT_METHODS)
     secured = bool(init.schemes)
     for op, found in zip(plugin.operations, handles, strict=True):
-        ctx.operations.append(_operation(op.view, op, builder, methods, found, secured))
+        view = schemas.typed(op.view, found.parameters, found.result)
+        ctx.operations.append(_operation(view, op, builder, methods, found, secured))
     ctx.classes = builder.ordered_classes()
     ctx.aliases = builder.ordered_aliases()
     unsupported = [Unexpressed(u.pointer, u.keyword) for u in schemas.unsupported()]

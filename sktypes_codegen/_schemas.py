@@ -11,12 +11,14 @@ with :func:`sktypes.schema.parse`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from sktypes.jsondoc import FrozenDict, JsonDocument
 from sktypes.schema import Node, SchemaModel, Unsupported, parse
+from sktypes.views import FunctionView, view_type_of
 
 __all__ = ["Handle", "SchemaSet"]
 
@@ -72,7 +74,7 @@ class SchemaSet:
 
     def _document_for(self, defs: Mapping[str, Any]) -> int:
         for i, doc in enumerate(self._documents):
-            if doc.model is None and all(_agrees(doc.defs.get(n), d) for n, d in defs.items()):
+            if doc.model is None and _agree(doc.defs, defs):
                 return i
         self._documents.append(_Document())
         return len(self._documents) - 1
@@ -93,6 +95,26 @@ class SchemaSet:
     def root(self, handle: Handle) -> Node:
         """The node of the schema added as ``handle``."""
         return self.model(handle).definitions[handle.key]
+
+    def typed(
+        self, view: FunctionView, parameters: Mapping[str, Handle], result: Handle | None
+    ) -> FunctionView:
+        """``view`` with the JSON ``type`` of each schema added here read from its node.
+
+        A view reads its types from its own schemas when first asked, parsing each with
+        the definitions it carries: for a plugin that re-parses the shared definitions
+        once per parameter. The nodes here are the same schemas, parsed once.
+        """
+        params = tuple(
+            p
+            if (h := parameters.get(p.name)) is None
+            else dataclasses.replace(p, type=view_type_of(self.root(h)))
+            for p in view.parameters
+        )
+        ret = view.return_parameter
+        if result is not None:
+            ret = dataclasses.replace(ret, type=view_type_of(self.root(result)))
+        return dataclasses.replace(view, parameters=params, return_parameter=ret)
 
     def identity(self, model: SchemaModel, name: str) -> object:
         """What makes two definitions the same: their shared schema object."""
@@ -132,5 +154,15 @@ class SchemaSet:
         return file, where + tail, ""
 
 
-def _agrees(known: Any, new: Any) -> bool:
-    return known is None or known is new or known == new
+def _agree(known: Mapping[str, Any], defs: Mapping[str, Any]) -> bool:
+    """Whether no definition of ``defs`` differs from the one ``known`` holds by its name.
+
+    Run for every view schema over every definition it carries: one plain loop (the
+    definitions are shared objects, so nearly every check is ``is``).
+    """
+    get = known.get
+    for name, new in defs.items():
+        old = get(name)
+        if old is not None and old is not new and old != new:
+            return False
+    return True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -80,7 +81,7 @@ class SchemaModel:
         self.flavor: Flavor = flavor
         self._parser = parser
         self._definitions: Mapping[str, Node] | None = None
-        self._pointers: dict[str, str] | None = None
+        self._pointers: dict[str, tuple[str, object]] | None = None
         self._complete = False
         self.root: Node = AnyNode()
 
@@ -90,14 +91,18 @@ class SchemaModel:
         if self._definitions is None:
             parser = self._parser
             self._definitions = MappingProxyType(
-                {name: parser.at(ptr) for ptr, name in parser.definition_pointers()}
+                {name: parser.at(ptr) for ptr, name, _ in parser.definition_entries()}
             )
         return self._definitions
 
-    def _definition_pointers(self) -> dict[str, str]:
-        """The pointer of each definition by name, in document order (nothing parsed)."""
+    def _definition_pointers(self) -> dict[str, tuple[str, object]]:
+        """Each definition's pointer and schema as written, by name, in document order.
+
+        Nothing is parsed.
+        """
         if self._pointers is None:
-            self._pointers = {name: ptr for ptr, name in self._parser.definition_pointers()}
+            entries = self._parser.definition_entries()
+            self._pointers = {name: (ptr, raw) for ptr, name, raw in entries}
         return self._pointers
 
     @property
@@ -180,21 +185,13 @@ class SchemaModel:
             if name is None or name in used or name not in pointers:
                 continue
             used.add(name)
-            refs.extend(_written_refs(_pointer.resolve(self.document.value, pointers[name])))
+            refs.extend(_written_refs(pointers[name][1]))
         return [name for name in pointers if name in used]
 
     def _definition_name(self, ref: str) -> str | None:
-        if not ref.startswith("#"):
-            return None
-        try:
-            tokens = _pointer.split(ref)
-        except _pointer.PointerError:
-            return None
-        if len(tokens) >= 2 and tokens[0] in ("$defs", "definitions"):  # or a part of one
-            for name in (f"{tokens[0]}/{tokens[1]}", tokens[1]):  # a clash: "definitions/X"
-                if name in self._definition_pointers():
-                    return name
-        return None
+        candidates = _definition_candidates(ref)
+        pointers = self._definition_pointers()
+        return next((name for name in candidates if name in pointers), None)
 
     def definition(self, name: str) -> Node:
         """The definition called ``name`` (``KeyError`` when there is none)."""
@@ -224,6 +221,25 @@ class SchemaModel:
 
     def __repr__(self) -> str:
         return f"SchemaModel(root={self.root!r}, definitions={list(self.definitions)!r})"
+
+
+@functools.lru_cache(maxsize=65536)
+def _definition_candidates(ref: str) -> tuple[str, ...]:
+    """The definition names a ``$ref`` may name, in the order to try them.
+
+    ``#/$defs/X`` (or a part of it, ``#/$defs/X/properties/y``) names ``X``;
+    ``#/definitions/X`` names ``definitions/X`` when both containers have an ``X``, else
+    ``X``. Remembered: a plugin's schemas write the same references thousands of times.
+    """
+    if not ref.startswith("#"):
+        return ()
+    try:
+        tokens = _pointer.split(ref)
+    except _pointer.PointerError:
+        return ()
+    if len(tokens) >= 2 and tokens[0] in ("$defs", "definitions"):
+        return (f"{tokens[0]}/{tokens[1]}", tokens[1])
+    return ()
 
 
 def _refs_written(value: object) -> list[str]:

@@ -105,8 +105,19 @@ def _hash(value: Any) -> int:
     return json_hash(value)
 
 
+class _HashMemo:
+    """The slot where a node keeps its hash once computed.
+
+    Not a field: never compared, copied by ``replace`` or pickled (an unpickled node
+    hashes afresh: string hashes differ between processes).
+    """
+
+    __slots__ = ("_hash_memo",)
+    _hash_memo: int
+
+
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)
-class Node:
+class Node(_HashMemo):
     """What every node holds: the schema's annotations and where it was read.
 
     Attributes:
@@ -139,18 +150,24 @@ class Node:
             return True
         if type(other) is not type(self):
             return NotImplemented if not isinstance(other, Node) else False
-        for f in dataclasses.fields(self):
-            if f.compare and not _same(getattr(self, f.name), getattr(other, f.name)):
+        for name in _compared(type(self)):
+            if not _same(getattr(self, name), getattr(other, name)):
                 return False
         return True
 
     def __hash__(self) -> int:
-        return hash(
-            (
-                self.kind,
-                *(_hash(getattr(self, f.name)) for f in dataclasses.fields(self) if f.compare),
-            )
-        )
+        """Computed once per node.
+
+        Nodes are immutable, and a definition's node is hashed by every comparison and
+        lookup that reaches it.
+        """
+        try:
+            return self._hash_memo
+        except AttributeError:
+            pass
+        value = hash((self.kind, *(_hash(getattr(self, name)) for name in _compared(type(self)))))
+        object.__setattr__(self, "_hash_memo", value)
+        return value
 
     def __repr__(self) -> str:
         shown = []
@@ -363,8 +380,17 @@ class ArrayNode(Node):
 
     @property
     def is_tuple(self) -> bool:
-        """A fixed-length tuple: a prefix and no items after it."""
-        return bool(self.prefix_items) and isinstance(self.items, NeverNode)
+        """A fixed-length tuple: a prefix and no items after it.
+
+        No item after it: ``items: false``, or ``maxItems`` the prefix's length with
+        ``minItems`` the same (how pydantic writes ``tuple[int, str]``).
+        """
+        size = len(self.prefix_items)
+        if not size:
+            return False
+        if isinstance(self.items, NeverNode):
+            return True
+        return self.max_items == size and self.min_items == size
 
     def children(self) -> Iterator[Node]:
         """Prefix items, items, then ``contains``."""

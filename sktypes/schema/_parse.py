@@ -189,16 +189,22 @@ class Parser:
                 if defs is not None and not isinstance(defs, Mapping):
                     self.report(_pointer.join("", container), container, "must be an object")
 
-    def definition_pointers(self) -> list[tuple[str, str]]:
-        """Every root definition as (pointer, name), ``$defs`` first, in document order."""
-        out: list[tuple[str, str]] = []
+    def definition_entries(self) -> list[tuple[str, str, Any]]:
+        """Every root definition as (pointer, name, schema as written), in document order.
+
+        ``$defs`` first; named as :meth:`def_name` names them.
+        """
+        out: list[tuple[str, str, Any]] = []
         if isinstance(self.value, Mapping):
+            dollar_defs = self.value.get("$defs")
+            dollar_defs = dollar_defs if isinstance(dollar_defs, Mapping) else {}
             for container in ("$defs", "definitions"):
                 defs = self.value.get(container)
                 if isinstance(defs, Mapping):
-                    for name in defs:
-                        pointer = _pointer.join("", container, name)
-                        out.append((pointer, self.def_name(pointer) or name))
+                    clash = container == "definitions"
+                    for name, raw in defs.items():
+                        shown = f"definitions/{name}" if clash and name in dollar_defs else name
+                        out.append((_pointer.join("", container, name), shown, raw))
         return out
 
     def def_name(self, pointer: str) -> str | None:
