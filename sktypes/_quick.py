@@ -28,7 +28,7 @@ from typing import Any
 
 from sktypes.jsondoc import json_equal, json_hash
 from sktypes.schema import parse
-from sktypes.schema._merge import multiple_of
+from sktypes.schema._kinds import multiple_of
 from sktypes.schema._nodes import (
     AnyNode,
     ArrayNode,

@@ -1,7 +1,8 @@
 """Real components for the MCP tests: a local upstream API, and the official client.
 
 ``Upstream`` is an HTTP server on 127.0.0.1 (a thread) answering from a table of routes and
-recording every request it gets. ``stdio_session`` starts ``sktypes serve`` as a subprocess
+recording every request it gets. ``connected`` is the in-process client of an ``McpServer``
+(closed after). ``stdio_session`` starts ``sktypes serve`` as a subprocess
 and connects the official ``ClientSession`` to its stdin/stdout; ``http_server`` starts it
 with ``--transport http`` and yields the endpoint URL, ``http_session`` connects to it.
 """
@@ -188,6 +189,8 @@ def http_server(*args: str, env: dict[str, str] | None = None) -> Iterator[str]:
             url = found.group(1)
     if url is None:
         proc.kill()
+        proc.wait()
+        proc.stderr.close()
         raise AssertionError("the server did not start:\n" + "".join(lines))
     drained: list[str] = []
     reader = threading.Thread(target=lambda: drained.extend(proc.stderr), daemon=True)  # type: ignore[arg-type]
@@ -200,8 +203,11 @@ def http_server(*args: str, env: dict[str, str] | None = None) -> Iterator[str]:
             code = proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait()
             raise AssertionError("the server did not stop on SIGTERM") from None
-        reader.join(timeout=5)
+        finally:
+            reader.join(timeout=5)
+            proc.stderr.close()  # left open, its pipe is collected in a later test
         assert code == 0, f"exit status {code}:\n{''.join(lines + drained)}"
 
 
@@ -211,6 +217,23 @@ async def http_session(url: str) -> AsyncIterator[ClientSession]:
     async with streamable_http_client(url) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         yield session
+
+
+@asynccontextmanager
+async def connected(server: Any, **options: Any) -> AsyncIterator[Any]:
+    """The official in-process ``Client`` of ``server`` (``options``: the client's), closed after.
+
+    ``McpServer.aclose`` closes the HTTP client the server made for remote calls: left open,
+    its pooled loopback sockets are collected in a later test, which the unclosed-socket
+    ``ResourceWarning`` then fails.
+    """
+    from mcp import Client
+
+    try:
+        async with Client(server, **options) as client:
+            yield client
+    finally:
+        await server.aclose()
 
 
 def check_structured(tool: Any, result: Any) -> None:

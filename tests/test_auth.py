@@ -227,10 +227,8 @@ EXPECTED = {
 def test_each_scheme_reaches_only_the_operations_that_require_it(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    from mcp import Client
-
     from sktypes.integrations import mcp
-    from tests.mcp_helpers import upstream
+    from tests.mcp_helpers import connected, upstream
 
     api, tokens = _api()
     env = {env_name(k): v for k, v in SECRETS.items()}
@@ -239,7 +237,7 @@ def test_each_scheme_reaches_only_the_operations_that_require_it(
         server = mcp.server(load_openapi(SPEC), base_url=api.url, env=env, trace=True)
 
         async def main() -> None:
-            async with Client(server, mode="legacy") as client:
+            async with connected(server, mode="legacy") as client:
                 for tool in (await client.list_tools()).tools:
                     result = await client.call_tool(tool.name, {})
                     assert not result.is_error, result.content
@@ -260,17 +258,15 @@ def test_each_scheme_reaches_only_the_operations_that_require_it(
 
 
 def test_missing_credentials_are_an_error_result_and_nothing_is_sent() -> None:
-    from mcp import Client
-
     from sktypes.integrations import mcp
-    from tests.mcp_helpers import text_of, upstream
+    from tests.mcp_helpers import connected, text_of, upstream
 
     api, _ = _api()
     with upstream(api):
         server = mcp.server(load_openapi(SPEC), base_url=api.url, env={})
 
         async def main() -> Any:
-            async with Client(server, mode="legacy") as client:
+            async with connected(server, mode="legacy") as client:
                 return await client.call_tool("bearer", {})
 
         result = anyio.run(main)
@@ -280,10 +276,8 @@ def test_missing_credentials_are_an_error_result_and_nothing_is_sent() -> None:
 
 
 def test_a_failing_token_endpoint_is_named_without_secrets() -> None:
-    from mcp import Client
-
     from sktypes.integrations import mcp
-    from tests.mcp_helpers import text_of, upstream
+    from tests.mcp_helpers import connected, text_of, upstream
 
     api, _ = _api()
     api.route("POST", "/token", (401, {"error": "invalid_client"}))
@@ -292,7 +286,7 @@ def test_a_failing_token_endpoint_is_named_without_secrets() -> None:
         server = mcp.server(load_openapi(SPEC), base_url=api.url, env=env)
 
         async def main() -> Any:
-            async with Client(server, mode="legacy") as client:
+            async with connected(server, mode="legacy") as client:
                 return await client.call_tool("oauth", {})
 
         result = anyio.run(main)
@@ -344,11 +338,9 @@ class _spec_file:
 
 
 def test_a_generated_package_sends_its_specs_credentials_per_operation(tmp_path: Any) -> None:
-    from mcp import Client
-
     from sktypes.integrations import mcp
     from sktypes_codegen import generate_plugin
-    from tests.mcp_helpers import upstream
+    from tests.mcp_helpers import connected, upstream
 
     spec = tmp_path / "vault.json"
     spec.write_text(json.dumps(SPEC))
@@ -359,7 +351,7 @@ def test_a_generated_package_sends_its_specs_credentials_per_operation(tmp_path:
         server = mcp.server(str(tmp_path / "out" / "vault_client"), base_url=api.url, env=env)
 
         async def main() -> Any:
-            async with Client(server, mode="legacy") as client:
+            async with connected(server, mode="legacy") as client:
                 listed = (await client.list_tools()).tools
                 for tool in listed:
                     result = await client.call_tool(tool.name, {})

@@ -9,24 +9,7 @@ import pytest
 
 from sktypes.check._run import run_check
 from sktypes.openapi import _load
-
-SPEC = """openapi: 3.0.3
-info: {title: Pets, version: "1"}
-servers: [{url: "https://pets.example"}]
-paths:
-  /pets/{id}:
-    get:
-      operationId: getPet
-      parameters:
-        - {name: id, in: path, required: true, schema: {type: integer}}
-      responses:
-        '200':
-          description: ok
-          content:
-            application/json:
-              schema: {$ref: 'pet.yaml'}
-"""
-PET = "type: object\nproperties: {name: {type: string}}\n"
+from tests.pets_util import write_pets_spec
 
 
 @pytest.fixture
@@ -34,10 +17,7 @@ def spec(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("SKTYPES_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("SKTYPES_NO_CACHE", raising=False)
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "pet.yaml").write_text(PET)
-    path = tmp_path / "api.yaml"
-    path.write_text(SPEC)
-    return path
+    return write_pets_spec(tmp_path, pet_in_file=True)
 
 
 def _loads(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
@@ -81,7 +61,7 @@ def test_a_changed_spec_and_the_cache_off_load_it(
 ) -> None:
     loads = _loads(monkeypatch)
     _findings(spec)
-    spec.write_text(SPEC.replace("title: Pets", "title: Pets 2"))
+    spec.write_text(spec.read_text().replace("title: Pets", "title: Pets 2"))
     assert _findings(spec) == [] and len(loads) == 2
     monkeypatch.setenv("SKTYPES_NO_CACHE", "1")
     assert _findings(spec) == [] and len(loads) == 3

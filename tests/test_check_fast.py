@@ -19,31 +19,12 @@ from sktypes.check import check_paths
 from sktypes.openapi import _verdicts
 from sktypes_codegen import generate_plugin
 from sktypes_codegen._link import LINK_FILE, generator_identity, read_link
-
-SPEC = """openapi: 3.0.3
-info: {title: Pets, version: "1"}
-servers: [{url: "https://pets.example"}]
-paths:
-  /pets/{id}:
-    get:
-      operationId: getPet
-      parameters:
-        - {name: id, in: path, required: true, schema: {type: integer}}
-      responses:
-        '200':
-          description: ok
-          content:
-            application/json:
-              schema:
-                type: object
-                properties: {name: {type: string}}
-"""
+from tests.pets_util import write_pets_spec
 
 
 @pytest.fixture
 def package(tmp_path: Path) -> Path:
-    spec = tmp_path / "api.yaml"
-    spec.write_text(SPEC)
+    spec = write_pets_spec(tmp_path)
     return generate_plugin(spec, tmp_path / "out", name="pets")
 
 
@@ -109,7 +90,7 @@ def test_another_generator_generates_again_without_validating_again(
 
 def test_a_changed_input_is_named_first(package: Path, no_generation: None) -> None:
     spec = package.parent.parent / "api.yaml"
-    spec.write_text(SPEC.replace("name:", "nick:"))
+    spec.write_text(spec.read_text().replace("name:", "nick:"))
     (finding,) = check_paths([str(package)])
     assert Path(finding.path).name == "api.yaml" and "changed since" in finding.reason
 

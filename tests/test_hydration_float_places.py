@@ -193,3 +193,34 @@ def test_what_a_field_validator_makes_is_checked_whole() -> None:
     with pytest.raises(HydrationError, match="not a JSON number") as info:
         sk.hydrate(Parsed, '{"v": "nan"}')
     assert info.value.errors[0].path == "$.v"
+
+
+def test_the_parsed_value_walk_and_the_result_walk_differ_only_in_shapes_and_keys() -> None:
+    """One walker: a parsed JSON value's walk (``check_value``) follows lists, tuples and
+    string-keyed members; a hydrated result's (``check_result``) every dict member, sets,
+    models and dataclasses too. Each says the path of the first non-finite float."""
+    from sktypes.hydration._errors import Invalid
+    from sktypes.hydration._finite import check_value
+    from sktypes.hydration._float_slots import check_result
+
+    def path(check: Any, value: Any) -> str | None:
+        try:
+            check(value)
+        except Invalid as exc:
+            return exc.details[0].path
+        return None
+
+    @dataclasses.dataclass
+    class Box:
+        size: float
+
+    nan = math.nan
+    assert path(check_value, {"a": [1.0, {"b": nan}]}) == "$.a[1].b"
+    assert path(check_result, {"a": [1.0, {"b": nan}]}) == "$.a[1].b"
+    assert path(check_value, ({"x": -math.inf},)) == "$[0].x"
+    for beyond_json in ({1: nan}, {nan}, frozenset({math.inf}), Point(x=nan), Box(nan)):
+        assert path(check_value, beyond_json) is None
+        assert path(check_result, beyond_json) is not None
+    assert path(check_result, {1: nan}) == '$["1"]'
+    assert path(check_result, Point(x=1.0, y=math.inf)) == "$.y"
+    assert path(check_result, Box(nan)) == "$.size"

@@ -12,14 +12,19 @@ from mcp import Client
 
 from sktypes.errors import SktypesError
 from sktypes.integrations import mcp
-from tests.mcp_helpers import SPECS, upstream
+from tests.mcp_helpers import SPECS, connected, upstream
 
 SPEC = SPECS / "weather_plugin.openapi.yaml"
 
 
-def _run(server: Any, body: Any) -> Any:
+def _run(server: Any, body: Any, *, last: bool = True) -> Any:
+    """``body(client)`` over a client of ``server``; the server closed after its ``last`` use."""
+
     async def main() -> Any:
-        async with Client(server) as client:
+        if not last:
+            async with Client(server) as client:
+                return await body(client)
+        async with connected(server) as client:
             return await body(client)
 
     return anyio.run(main)
@@ -43,7 +48,7 @@ def test_a_package_is_listed_without_being_imported_and_imported_at_its_first_ca
         async def listed(client: Any) -> Any:
             return (await client.list_tools()).tools
 
-        (tool,) = _run(server, listed)
+        (tool,) = _run(server, listed, last=False)
         assert tool.name == "GetWeatherForecast1"
         assert tool.input_schema["required"] == ["date"]
         assert "lazy_weather" not in sys.modules  # the listing needs only views.json

@@ -23,7 +23,6 @@ pytest.importorskip("mcp")
 pytest.importorskip("openapi_core")
 
 from hypothesis_jsonschema import from_schema
-from mcp import Client
 from openapi_core import OpenAPI
 from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest
 from werkzeug.test import EnvironBuilder
@@ -31,7 +30,7 @@ from werkzeug.wrappers import Request as WerkzeugRequest
 
 from sktypes.integrations import mcp
 from sktypes.openapi import load_openapi
-from tests.mcp_helpers import Seen, Upstream, upstream
+from tests.mcp_helpers import Seen, Upstream, connected, upstream
 
 OK = {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}}
 SHORT = {"type": "string", "maxLength": 12}
@@ -227,7 +226,7 @@ def test_random_arguments_reach_the_api_as_the_spec_describes(
     args = data.draw(from_schema(schema), label="arguments")
 
     async def call() -> Any:
-        async with Client(server, mode="legacy") as client:
+        async with connected(server, mode="legacy") as client:
             return await client.call_tool(name, args)
 
     api.upstream.seen.clear()

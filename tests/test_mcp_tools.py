@@ -23,7 +23,6 @@ from pydantic import BaseModel, Field
 
 pytest.importorskip("mcp")
 
-from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from sktypes import kernel_function
@@ -31,13 +30,13 @@ from sktypes.errors import SktypesError
 from sktypes.integrations import mcp
 from sktypes.kernel import Kernel
 from sktypes.openapi import load_openapi
-from tests.mcp_helpers import EXAMPLES, SPECS, check_structured, text_of, upstream
+from tests.mcp_helpers import EXAMPLES, SPECS, check_structured, connected, text_of, upstream
 from tests.typefamilies import Item
 
 
 def _run(server: Any, body: Any, mode: str = "legacy") -> Any:
     async def main() -> Any:
-        async with Client(server, mode=mode) as client:  # type: ignore[arg-type]
+        async with connected(server, mode=mode) as client:
             return await body(client)
 
     return anyio.run(main)

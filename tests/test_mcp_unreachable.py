@@ -9,11 +9,10 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from mcp import Client
 
 from sktypes.integrations import mcp
 from sktypes.integrations.mcp._errors import unreachable
-from tests.mcp_helpers import SPECS
+from tests.mcp_helpers import SPECS, connected
 
 
 def _closed_port() -> int:
@@ -31,7 +30,7 @@ def test_an_unreachable_api_is_one_log_line_and_a_result_naming_its_host(
     server = mcp.server(str(spec), base_url=f"http://127.0.0.1:{port}")
 
     async def main() -> Any:
-        async with Client(server) as client:
+        async with connected(server) as client:
             return [
                 await client.call_tool("GetWeatherForecast1", {"date": "2026-11-27"})
                 for _ in range(2)

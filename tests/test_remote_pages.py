@@ -471,9 +471,9 @@ def test_an_empty_list_is_one_request(shop: Any, remote_server: RemoteServer) ->
 def test_the_link_walk_keeps_the_callers_other_parameters(
     shop: Any, remote_server: RemoteServer
 ) -> None:
-    client = httpx.Client(params={"q": "kept"})
-    plugin = shop.PagesShopPlugin(remote_server.url, sync_client=client)
-    assert len(list(plugin.list_link_items_iter_sync(per_page=3))) == 7
+    with httpx.Client(params={"q": "kept"}) as client:  # closed: its socket would leak
+        plugin = shop.PagesShopPlugin(remote_server.url, sync_client=client)
+        assert len(list(plugin.list_link_items_iter_sync(per_page=3))) == 7
     assert [s.query["q"] for s in remote_server.requests] == [["kept"]] * 3
 
 
@@ -588,7 +588,7 @@ def test_serve_answers_one_page_and_says_how_to_get_the_next(
     shop: Any, remote_server: RemoteServer, target: str
 ) -> None:
     mcp = pytest.importorskip("sktypes.integrations.mcp")
-    from mcp import Client
+    from tests.mcp_helpers import connected
 
     served = sk.load_openapi(REMOTE_SPEC) if target == "spec" else shop
     server = mcp.server(served, base_url=remote_server.url)
@@ -601,7 +601,7 @@ def test_serve_answers_one_page_and_says_how_to_get_the_next(
     ]
 
     async def main() -> list[Any]:
-        async with Client(server, mode="legacy") as client:  # type: ignore[arg-type]
+        async with connected(server, mode="legacy") as client:
             return [await client.call_tool(name, args) for name, args in calls]
 
     import anyio

@@ -460,12 +460,12 @@ mcp = pytest.importorskip("sktypes.integrations.mcp")
 
 
 def _served(target: Any, url: str, calls: list[tuple[str, dict[str, Any]]], **kw: Any) -> Any:
-    from mcp import Client
+    from tests.mcp_helpers import connected
 
     server = mcp.server(target, base_url=url, **kw)
 
     async def main() -> Any:
-        async with Client(server, mode="legacy") as client:  # type: ignore[arg-type]
+        async with connected(server, mode="legacy") as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
             return tools, [await client.call_tool(name, args) for name, args in calls]
 

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 from sktypes.errors import MAX_DETAILS
 from sktypes.hydration._errors import data_path, first_errors
 from sktypes.jsondoc import json_equal
-from sktypes.schema._merge import kinds_of
+from sktypes.schema._kinds import kinds_of
 from sktypes.schema._nodes import (
     ArrayNode,
     IntersectionNode,

@@ -16,14 +16,13 @@ finite. A clean answer costs a search for a capital ``N`` and ``I`` and that loo
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
 from sktypes.errors import ErrorDetail, HydrationError, snippet
-from sktypes.hydration._errors import Invalid, join_path, line_col
+from sktypes.hydration._errors import Invalid, line_col
 from sktypes.hydration._float_slots import NON_FINITE as _MESSAGE
-from sktypes.hydration._float_slots import check_result
+from sktypes.hydration._float_slots import check_result, walk_non_finite
 from sktypes.hydration._scan import scan
 from sktypes.hydration._targets import Target
 
@@ -103,17 +102,10 @@ def check_text(raw: str | bytes) -> None:
 
 def check_value(value: Any) -> None:
     """Raise :class:`Invalid` if an already-parsed value holds a NaN or infinite float."""
-    stack: list[tuple[Any, str]] = [(value, "$")]
-    while stack:
-        node, path = stack.pop()
-        if isinstance(node, float):
-            if not math.isfinite(node):
-                token = "NaN" if math.isnan(node) else ("-Infinity" if node < 0 else "Infinity")
-                raise Invalid([ErrorDetail(path, _MESSAGE.format(token=token), repr(node))])
-        elif isinstance(node, dict):
-            stack.extend((v, join_path(path, k)) for k, v in node.items() if isinstance(k, str))
-        elif isinstance(node, (list, tuple)):
-            stack.extend((v, join_path(path, i)) for i, v in enumerate(node))
+    walk_non_finite(value, _PARSED_SEQUENCES, objects=False, str_keys_only=True)
+
+
+_PARSED_SEQUENCES = (list, tuple)
 
 
 def _shapes(raw: str | bytes) -> bytes:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import operator
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from functools import partial
 from itertools import chain
 from typing import Any
@@ -35,7 +35,7 @@ from pydantic import BaseModel, TypeAdapter
 from sktypes.errors import ErrorDetail
 from sktypes.hydration._errors import Invalid, join_path
 
-__all__ = ["NON_FINITE", "FloatCheck", "check_result", "float_check"]
+__all__ = ["NON_FINITE", "FloatCheck", "check_result", "float_check", "walk_non_finite"]
 
 NON_FINITE = (
     "{token} is not a JSON number (NaN and Infinity are refused; "
@@ -334,6 +334,21 @@ def check_result(value: Any) -> None:
     Walks dicts, lists, tuples, sets, pydantic models and dataclasses (the shapes
     hydration builds); anything else is a leaf.
     """
+    walk_non_finite(value, _RESULT_SEQUENCES, objects=True, str_keys_only=False)
+
+
+_RESULT_SEQUENCES = (list, tuple, set, frozenset)
+
+
+def walk_non_finite(
+    value: Any, sequences: tuple[type[Collection[Any]], ...], *, objects: bool, str_keys_only: bool
+) -> None:
+    """Raise :class:`Invalid` at the first NaN or infinite float found walking ``value``.
+
+    ``sequences``: the types whose items are walked; ``objects``: whether pydantic models
+    and dataclasses are walked too (else leaves); ``str_keys_only``: walk only the members
+    of a dict under a string key (else every member, its key written with ``str``).
+    """
     stack: list[tuple[Any, str]] = [(value, "$")]
     while stack:
         node, path = stack.pop()
@@ -342,9 +357,14 @@ def check_result(value: Any) -> None:
                 token = "NaN" if math.isnan(node) else ("-Infinity" if node < 0 else "Infinity")
                 raise Invalid([ErrorDetail(path, NON_FINITE.format(token=token), repr(node))])
         elif isinstance(node, dict):
-            stack.extend((v, join_path(path, str(k))) for k, v in node.items())
-        elif isinstance(node, (list, tuple, set, frozenset)):
+            if str_keys_only:
+                stack.extend((v, join_path(path, k)) for k, v in node.items() if isinstance(k, str))
+            else:
+                stack.extend((v, join_path(path, str(k))) for k, v in node.items())
+        elif isinstance(node, sequences):
             stack.extend((v, join_path(path, i)) for i, v in enumerate(node))
+        elif not objects:
+            continue
         elif isinstance(node, BaseModel):
             stack.extend((v, join_path(path, k)) for k, v in vars(node).items())
             extra = node.__pydantic_extra__ or {}

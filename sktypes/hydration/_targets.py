@@ -31,7 +31,7 @@ from sktypes.hydration._float_slots import FloatCheck, float_check
 from sktypes.hydration._partial import partial_schema, partial_type
 from sktypes.jsondoc import JsonDocument
 from sktypes.schema import SchemaModel, type_adapter
-from sktypes.schema._merge import kinds_of
+from sktypes.schema._kinds import kinds_of
 
 __all__ = [
     "JsonSyntax",

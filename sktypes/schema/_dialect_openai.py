@@ -20,7 +20,7 @@ from sktypes.schema._emit import (
     two_descriptions,
     without_null,
 )
-from sktypes.schema._merge import kinds_of
+from sktypes.schema._kinds import kinds_of
 from sktypes.schema._nodes import (
     AnyNode,
     ArrayNode,

@@ -12,10 +12,18 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from fractions import Fraction
-from typing import Any, Final
+from typing import Any
 
 from sktypes.jsondoc import json_equal
+from sktypes.schema._kinds import (
+    _TYPED,
+    ALL_KINDS,
+    Resolver,
+    _fits,
+    _kinds_of_typed,
+    kinds_of,
+    multiple_of,
+)
 from sktypes.schema._nodes import (
     ANNOTATION_FIELDS,
     NO_DEFAULT,
@@ -42,14 +50,8 @@ from sktypes.schema._nodes import (
 
 __all__ = ["ALL_KINDS", "Resolver", "conjoin", "kinds_of", "make_union", "multiple_of"]
 
-ALL_KINDS: Final = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
-
-Resolver = Callable[[RefNode], "Node | None"]
-"""Follows a reference for a merge; ``None`` when it cannot (unknown target, or a cycle)."""
-
 _MAX_DISTRIBUTE = 16
 _MAX_DEPTH = 48
-_TYPED = (StringNode, _Numeric, ArrayNode, ObjectNode)
 
 
 class _CannotMerge(Exception):
@@ -178,12 +180,6 @@ def _bare(node: Node) -> bool:
     return node == type(node)(**{f: getattr(node, f) for f in ANNOTATION_FIELDS})
 
 
-def _kinds_of_typed(node: Node) -> frozenset[str]:
-    if isinstance(node, NumberNode):
-        return frozenset({"integer", "number"})
-    return frozenset({node.kind})
-
-
 def make_union(
     options: list[Node], *, one_of: bool = False, template: UnionNode | None = None
 ) -> Node:
@@ -260,40 +256,6 @@ def _values(node: EnumNode | ConstNode, other: Node, resolve: Resolver) -> Node 
     if isinstance(other, ConstNode):
         return other
     return node.replace(values=tuple(kept))
-
-
-def _fits(value: Any, node: StringNode | _Numeric) -> bool:
-    """Whether a listed value meets a string's or number's constraints (no ``format``)."""
-    if isinstance(node, StringNode):
-        if not isinstance(value, str):
-            return node.implied
-        n = len(value)
-        return (
-            (node.min_length is None or n >= node.min_length)
-            and (node.max_length is None or n <= node.max_length)
-            and (node.pattern is None or re.search(node.pattern, value) is not None)
-        )
-    kind = json_kind(value)
-    if kind not in _kinds_of_typed(node):
-        return node.implied and kind not in ("integer", "number")
-    return (
-        (node.minimum is None or value >= node.minimum)
-        and (node.maximum is None or value <= node.maximum)
-        and (node.exclusive_minimum is None or value > node.exclusive_minimum)
-        and (node.exclusive_maximum is None or value < node.exclusive_maximum)
-        and (node.multiple_of is None or multiple_of(value, node.multiple_of))
-    )
-
-
-def multiple_of(value: int | float, step: int | float) -> bool:
-    """Whether ``value`` is a multiple of ``step``, with jsonschema's arithmetic."""
-    if isinstance(step, float):
-        quotient = value / step
-        try:
-            return bool(int(quotient) == quotient)
-        except OverflowError:
-            return (Fraction(value) / Fraction(step)).denominator == 1
-    return not bool(value % step)
 
 
 # --- typed nodes -------------------------------------------------------------------------
@@ -469,36 +431,3 @@ def _member(obj: ObjectNode, name: str, resolve: Resolver, depth: int) -> Node:
     for node in matching[1:]:
         out = conjoin(out, node, resolve, depth + 1)
     return out
-
-
-# --- kinds -------------------------------------------------------------------------------
-
-
-def kinds_of(node: Node, resolve: Resolver, _seen: frozenset[str] = frozenset()) -> frozenset[str]:
-    """The JSON types a node may admit (an over-estimate; ``integer`` is in ``number``'s)."""
-    if isinstance(node, NeverNode):
-        return frozenset()
-    if isinstance(node, (NullNode, BooleanNode)):
-        return frozenset({node.kind})
-    if isinstance(node, _TYPED):
-        return ALL_KINDS if node.implied else _kinds_of_typed(node)
-    if isinstance(node, ConstNode):
-        return frozenset({json_kind(node.value)})
-    if isinstance(node, EnumNode):
-        return frozenset(json_kind(v) for v in node.values)
-    if isinstance(node, UnionNode):
-        out: frozenset[str] = frozenset()
-        for o in node.options:
-            out |= kinds_of(o, resolve, _seen)
-        return out
-    if isinstance(node, IntersectionNode):
-        out = ALL_KINDS
-        for p in node.parts:
-            out &= kinds_of(p, resolve, _seen)
-        return out
-    if isinstance(node, RefNode):
-        if node.ref in _seen:
-            return ALL_KINDS
-        target = resolve(node)
-        return ALL_KINDS if target is None else kinds_of(target, resolve, _seen | {node.ref})
-    return ALL_KINDS

@@ -29,14 +29,7 @@ from sktypes.templates._config import (
     merged_arguments,
     template_parameters,
 )
-from sktypes.templates._hbs_runtime import (
-    Render,
-    RenderProblem,
-    Scope,
-    compile_template,
-    is_function_name,
-)
-from sktypes.templates._hbs_syntax import (
+from sktypes.templates._hbs_nodes import (
     Block,
     Expand,
     Node,
@@ -45,8 +38,15 @@ from sktypes.templates._hbs_syntax import (
     SubExpr,
     SyntaxProblem,
     Value,
-    parse,
 )
+from sktypes.templates._hbs_runtime import (
+    Render,
+    RenderProblem,
+    Scope,
+    compile_template,
+    is_function_name,
+)
+from sktypes.templates._hbs_syntax import parse
 from sktypes.templates._limits import DEFAULT_TEMPLATE_LIMITS, RenderBudget, TemplateLimits
 from sktypes.templates._protocols import TemplateKernel
 from sktypes.templates._safety import trusted_context

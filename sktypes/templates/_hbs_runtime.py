@@ -40,17 +40,7 @@ from sktypes.templates._hbs_helpers import (
     is_function_name,
     missing_block,
 )
-from sktypes.templates._hbs_scope import (
-    Body,
-    Render,
-    RenderProblem,
-    Scope,
-    pick,
-    plain,
-    printed,
-    resolve,
-)
-from sktypes.templates._hbs_syntax import (
+from sktypes.templates._hbs_nodes import (
     Block,
     Expand,
     Literal,
@@ -61,6 +51,16 @@ from sktypes.templates._hbs_syntax import (
     SubExpr,
     Text,
     Value,
+)
+from sktypes.templates._hbs_scope import (
+    Body,
+    Render,
+    RenderProblem,
+    Scope,
+    pick,
+    plain,
+    printed,
+    resolve,
 )
 from sktypes.templates._limits import STEP_SIZE, weight
 from sktypes.templates._safety import SPECIAL

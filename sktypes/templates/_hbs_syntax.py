@@ -1,4 +1,4 @@
-r"""Handlebars syntax: whitespace control, then a parser into a tree of frozen nodes.
+r"""Handlebars syntax: a parser into the tree of frozen nodes of :mod:`._hbs_nodes`.
 
 The grammar is pybars3's (the Handlebars dialect Semantic Kernel's Python SDK renders), so
 existing templates parse as they did: ``{{path args}}``, ``{{{path}}}`` and ``{{&path}}``,
@@ -9,7 +9,8 @@ arguments ``name=value``, literals (strings with ``\"``/``\'`` escapes, integers
 and segment literals ``[any text]``, and the ``~`` whitespace marks.
 
 Nothing here produces code: the tree is data, interpreted by
-:mod:`sktypes.templates._hbs_runtime`. Where pybars3 misbehaves this parser does not:
+:mod:`sktypes.templates._hbs_runtime`. Whitespace control comes first
+(:mod:`._hbs_whitespace`). Where pybars3 misbehaves this parser does not:
 
 - the whole template must parse (pybars3 renders ``a{{#if x}}b`` as ``a``, dropping the
   unclosed tail without a word);
@@ -23,325 +24,39 @@ Nothing here produces code: the tree is data, interpreted by
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TypeVar
 
-__all__ = [
-    "Block",
-    "Comment",
-    "Expand",
-    "Literal",
-    "Node",
-    "Partial",
-    "Path",
-    "RawBlock",
-    "SubExpr",
-    "SyntaxProblem",
-    "Text",
-    "Value",
-    "parse",
-    "whitespace_control",
-]
-
-
-# --- the tree ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Path:
-    """A path such as ``a.b``, ``../x`` or ``this``: its segments, resolved left to right.
-
-    ``""`` segments (from ``.``, ``/`` and ``this``) are skipped when resolving; ``..``
-    becomes ``@_parent``, ``@../`` becomes ``@@_parent``.
-    """
-
-    segments: tuple[str, ...]
-
-    @property
-    def simple(self) -> str | None:
-        """The name when the path is one segment (it may then name a helper)."""
-        return self.segments[0] if len(self.segments) == 1 else None
-
-
-@dataclass(frozen=True, slots=True)
-class Literal:
-    """A literal argument: a string, an integer, ``True``/``False`` or ``None``."""
-
-    value: str | int | bool | None
-
-
-@dataclass(frozen=True, slots=True)
-class SubExpr:
-    """``(helper args)``: a helper call whose value is an argument."""
-
-    name: str
-    args: tuple[Value, ...]
-    kwargs: tuple[tuple[str, Value], ...]
-
-
-Value = Path | Literal | SubExpr
-"""What an argument can be."""
-
-
-@dataclass(frozen=True, slots=True)
-class Text:
-    """Literal template text."""
-
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class Comment:
-    """``{{! … }}``: renders as nothing."""
-
-
-@dataclass(frozen=True, slots=True)
-class Expand:
-    """``{{path args}}`` (``escaped``) or ``{{{path args}}}`` / ``{{&path args}}``."""
-
-    path: Path
-    args: tuple[Value, ...]
-    kwargs: tuple[tuple[str, Value], ...]
-    escaped: bool
-    where: int
-
-
-@dataclass(frozen=True, slots=True)
-class Block:
-    """``{{#name args}}body{{else}}inverse{{/name}}``; ``inverted`` for ``{{^name}}``."""
-
-    name: str
-    args: tuple[Value, ...]
-    kwargs: tuple[tuple[str, Value], ...]
-    body: tuple[Node, ...]
-    inverse: tuple[Node, ...] | None
-    inverted: bool
-    where: int
-
-
-@dataclass(frozen=True, slots=True)
-class RawBlock:
-    """``{{{{name args}}}}raw text{{{{/name}}}}``: the text is not parsed."""
-
-    name: str
-    args: tuple[Value, ...]
-    kwargs: tuple[tuple[str, Value], ...]
-    raw: str
-    where: int
-
-
-@dataclass(frozen=True, slots=True)
-class Partial:
-    """``{{> name args}}``: parsed for compatibility; rendering one is an error."""
-
-    name: str | SubExpr
-    args: tuple[Value, ...]
-    kwargs: tuple[tuple[str, Value], ...]
-    where: int
-
-
-Node = Text | Comment | Expand | Block | RawBlock | Partial
-
-
-class SyntaxProblem(Exception):
-    """The template does not parse: ``message`` at ``position`` of the original text."""
-
-    def __init__(self, message: str, position: int) -> None:
-        super().__init__(message)
-        self.message = message
-        self.position = position
-
-
-# --- whitespace control ------------------------------------------------------------------
-
-_TAG_ANY = r"\{\{(?:#[^{}]++|/[^{}]++|![^{}]++|else|else if [^{}]++)\}\}"
-_TAG_OPEN = r"\{\{(?:#[^{}]++|![^{}]++)\}\}"
-_TAG_CLOSE = r"\{\{(?:/[^{}]++|![^{}]++)\}\}"
-
-
-def _line_of(tag: str) -> re.Pattern[str]:
-    """Spaces, one or more of ``tag`` with spaces between, spaces (possessive: linear)."""
-    return re.compile(rf"(?:[ \t]*+{tag}[ \t]*+)++")
-
-
-_STANDALONE = _line_of(_TAG_ANY)
-_FIRST_LINE = _line_of(_TAG_OPEN)
-_LAST_LINE = _line_of(_TAG_CLOSE)
-_TIDY = re.compile(r"(?<=\{\{)~|~(?=\}\})|(?<=\}\})[ \t]+(?=\{\{)")
-
-
-def whitespace_control(source: str) -> tuple[str, Callable[[int], int]]:
-    """Apply Handlebars' whitespace rules; return the text and a map back to ``source``.
-
-    The rules (pybars3's, in its order of precedence at each position):
-
-    1. ``~}}`` eats the whitespace after it; ``{{~`` the whitespace before it;
-    2. a line holding only block tags (``{{#…}}``, ``{{/…}}``, ``{{else}}``, comments)
-       loses its indentation and its line break;
-    3. so does a first line of opening tags, and a last line of closing tags (with the
-       line break before it).
-
-    The second value maps a position in the returned text to the position in ``source``
-    it came from (for error messages).
-    """
-    out: list[str] = []
-    edits: list[tuple[int, int]] = []  # (position in out, position in source) after an edit
-    length = len(source)
-    done = 0  # source[:done] is in out
-    written = 0
-    scan = _Scan(source)
-    i = 0
-    while i < length:
-        end = scan.rule_at(i)
-        if end < 0:
-            i += 1
-            continue
-        kept = _TIDY.sub("", source[i:end].strip())
-        if i > done:
-            out.append(source[done:i])
-            written += i - done
-        out.append(kept)
-        written += len(kept)
-        edits.append((written, end))
-        done = i = end
-    if done < length:
-        out.append(source[done:])
-    text = "".join(out)
-
-    def original(position: int) -> int:
-        back = 0
-        for at, source_at in edits:
-            if at > position:
-                break
-            back = source_at - at
-        return min(position + back, length)
-
-    return text, original
-
-
-class _Scan:
-    """Which whitespace rule matches where, each position looked at a bounded number of times."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.no_tilde_until = -1  # positions before this start no ``\s*{{~`` match
-
-    def rule_at(self, i: int) -> int:
-        """The end of the rule matching at ``i`` (``-1``: none), in pybars3's order."""
-        source = self.source
-        char = source[i]
-        if char == "~" and source.startswith("~}}", i):
-            end = i + 3
-            while end < len(source) and source[end].isspace():
-                end += 1
-            return end
-        if i >= self.no_tilde_until and (char.isspace() or char == "{"):
-            end = i
-            while end < len(source) and source[end].isspace():
-                end += 1
-            if source.startswith("{{~", end):
-                return end + 3
-            self.no_tilde_until = end + 1  # the rest of this run is followed by the same
-        if i > 0 and source[i - 1] == "\n":
-            found = _STANDALONE.match(source, i)
-            if found:
-                end = _line_break(source, found.end())
-                if end >= 0:
-                    return end
-        if i == 0:
-            found = _FIRST_LINE.match(source)
-            if found:
-                end = _line_break(source, found.end())
-                if end >= 0:
-                    return end
-        if char in "\r\n":
-            start = _line_break(source, i)
-            found = _LAST_LINE.match(source, start) if start >= 0 else None
-            if found and (found.end() == len(source) or source[found.end() :] == "\n"):
-                return found.end()
-        return -1
-
-
-def _line_break(source: str, i: int) -> int:
-    """The position after a line break (CR LF or LF) at ``i`` (``-1``: there is none)."""
-    if source.startswith("\r\n", i):
-        return i + 2
-    if source.startswith("\n", i):
-        return i + 1
-    return -1
-
-
-# --- the parser ----------------------------------------------------------------------------
-
-
-_T = TypeVar("_T")
-
-
-class _Miss(Exception):
-    """Internal: an alternative did not match (the parser backtracks)."""
-
-
-_MISS = _Miss()
-_SPACE = " \t\r\n"
+from sktypes.templates._hbs_cursor import SPACE, Cursor, Miss
+from sktypes.templates._hbs_nodes import (
+    Block,
+    Comment,
+    Expand,
+    Literal,
+    Node,
+    Partial,
+    Path,
+    RawBlock,
+    SubExpr,
+    SyntaxProblem,
+    Text,
+    Value,
+)
+from sktypes.templates._hbs_whitespace import whitespace_control
+
+__all__ = ["parse"]
 
 
 def _symbol_char(char: str) -> bool:
     return char.isalnum() or char in "_-@"
 
 
-class _Parser:
+class _Parser(Cursor):
     """A recursive-descent parser with ordered choice, as pybars3's PEG grammar."""
 
     def __init__(self, text: str, max_depth: int, original: Callable[[int], int]) -> None:
-        self.text = text
-        self.original = original
-        self.pos = 0
-        self.furthest = 0
+        super().__init__(text, original)
         self.max_depth = max_depth
         self.depth = 0
-
-    # primitives
-
-    def miss(self, at: int | None = None) -> _Miss:
-        at = self.pos if at is None else at
-        if at > self.furthest:
-            self.furthest = at
-        # the one instance, raised afresh: a raise adds its frames to the exception's
-        # traceback, so a kept one would hold every parser (and its nodes) that ever missed
-        return _MISS.with_traceback(None)
-
-    def peek(self, literal: str) -> bool:
-        return self.text.startswith(literal, self.pos)
-
-    def expect(self, literal: str) -> None:
-        if not self.text.startswith(literal, self.pos):
-            raise self.miss()
-        self.pos += len(literal)
-
-    def spaces(self) -> None:
-        text, pos = self.text, self.pos
-        while pos < len(text) and text[pos].isspace():
-            pos += 1
-        self.pos = pos
-
-    def space_run(self) -> bool:
-        text, pos = self.text, self.pos
-        while pos < len(text) and text[pos] in _SPACE:
-            pos += 1
-        moved = pos > self.pos
-        self.pos = pos
-        return moved
-
-    def attempt(self, rule: Callable[[], _T]) -> _T | None:
-        """``rule()``, or ``None`` with the position restored when it does not match."""
-        start = self.pos
-        try:
-            return rule()
-        except _Miss:
-            self.pos = start
-            return None
 
     def nested(self) -> None:
         self.depth += 1
@@ -508,7 +223,7 @@ class _Parser:
             if self.symbol() == name and self.peek("}}}}"):
                 return self.pos + 4
             return -1
-        except _Miss:
+        except Miss:
             return -1
         finally:
             self.pos = saved
@@ -535,7 +250,7 @@ class _Parser:
             self.pos += 1
         start = self.pos
         while self.pos < len(text) and not (
-            text[self.pos] in _SPACE or text[self.pos] in ']"' or text.startswith("}}", self.pos)
+            text[self.pos] in SPACE or text[self.pos] in ']"' or text.startswith("}}", self.pos)
         ):
             self.pos += 1
         if self.pos == start:
