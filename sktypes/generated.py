@@ -21,12 +21,10 @@
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import functools
 import importlib.resources
 import inspect
-import re
 import threading
 import types
 import typing
@@ -34,11 +32,17 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import orjson
-import pydantic
-import pydantic_core
-from pydantic_core import core_schema
 
 from sktypes._base64 import Base64
+from sktypes._model_checks import (
+    Checked,
+    Discriminated,
+    basic_auth,
+    discriminated_by,
+    one_of,
+    text,
+    unique_items,
+)
 from sktypes.errors import SktypesError
 from sktypes.jsondoc import FrozenDict, JsonDocument, freeze
 from sktypes.views import FunctionView, ReturnParameterView
@@ -59,6 +63,7 @@ __all__ = [
     "Base64",
     "VIEWS_FORMAT",
     "Binding",
+    "Checked",
     "Discriminated",
     "PackageViews",
     "basic_auth",
@@ -75,168 +80,6 @@ VIEWS_FILE = "views.json"
 
 VIEWS_FORMAT = "sktypes-views/1"
 """The ``format`` member of that file (a reader refuses others)."""
-
-
-# --- validators generated models use -------------------------------------------------
-
-
-def discriminated_by(member: str, mapping: Mapping[str, str] | None = None) -> Discriminated:
-    """A discriminator reading the wire member ``member`` (OpenAPI's ``propertyName``).
-
-    The options of the union carry ``Tag(<definition name>)``; ``mapping`` maps member values
-    to those names (OpenAPI's ``mapping``); a value it does not list is taken as the name
-    itself (OpenAPI's implicit mapping), and a value naming no option is refused. Where the
-    member is left out (or is not a string), nothing names an option: the value is matched
-    against each option, as the union without its discriminator would (GitHub's ``/user``
-    is discriminated by a ``user_view_type`` no option requires). Works on JSON data and on
-    model instances (their field with that alias, or an extra member).
-    """
-    return Discriminated(member, FrozenDict(mapping or {}))
-
-
-_EACH_OPTION = "(none: each option)"
-"""The fallback's tag (no definition name, which the generator's tags are, has parentheses)."""
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Discriminated:
-    """What :func:`discriminated_by` returns: ``Annotated`` metadata for a tagged union.
-
-    A pydantic tagged union whose options are the union's tagged options plus one more,
-    taken when the member names no option: the plain union of them all.
-    """
-
-    member: str
-    mapping: Mapping[str, str]
-
-    def tag(self, value: Any) -> str:
-        """The tag of ``value``'s option (the fallback's when its member is not a string)."""
-        if isinstance(value, Mapping):
-            found = value.get(self.member)
-        elif isinstance(value, pydantic.BaseModel):
-            found = _member(value, self.member)
-        else:
-            found = None
-        if not isinstance(found, str):
-            return _EACH_OPTION
-        return self.mapping.get(found, found)
-
-    def __get_pydantic_core_schema__(
-        self, source: Any, handler: pydantic.GetCoreSchemaHandler
-    ) -> pydantic_core.CoreSchema:
-        schema = handler(source)
-        if schema["type"] != "union":
-            return schema  # one option: nothing to tell apart
-        choices: dict[str, pydantic_core.CoreSchema] = {}
-        for choice in schema["choices"]:
-            if not isinstance(choice, tuple):
-                raise pydantic.PydanticSchemaGenerationError(
-                    f"discriminated_by({self.member!r}): every option needs a Tag"
-                )
-            option, tag = choice
-            choices[str(tag)] = option
-        choices[_EACH_OPTION] = core_schema.union_schema(list(choices.values()))
-        return core_schema.tagged_union_schema(
-            choices,
-            self.tag,
-            ref=schema.get("ref"),
-            metadata=schema.get("metadata"),
-            serialization=schema.get("serialization"),
-        )
-
-    def __get_pydantic_json_schema__(
-        self, schema: pydantic_core.CoreSchema, handler: pydantic.GetJsonSchemaHandler
-    ) -> Any:
-        """The options' ``oneOf`` (the fallback is no option of its own)."""
-        if schema["type"] != "tagged-union":
-            return handler(schema)
-        options = {k: v for k, v in schema["choices"].items() if k != _EACH_OPTION}
-        return handler(core_schema.tagged_union_schema(options, self.tag))
-
-
-def _member(model: pydantic.BaseModel, member: str) -> Any:
-    for name, info in type(model).model_fields.items():
-        if (info.alias or name) == member:
-            return getattr(model, name)
-    extra = model.__pydantic_extra__ or {}
-    return extra.get(member)
-
-
-def _canonical(value: Any) -> bytes:
-    """JSON text that tells ``1`` from ``true`` and ignores key order (numbers as numbers)."""
-    return orjson.dumps(_jsonish(value), option=orjson.OPT_SORT_KEYS)
-
-
-def _jsonish(value: Any) -> Any:
-    if isinstance(value, pydantic.BaseModel):
-        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    if isinstance(value, float) and value.is_integer():
-        return int(value)  # JSON Schema: 1.0 is the integer 1
-    if isinstance(value, Mapping):
-        return {str(k): _jsonish(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonish(v) for v in value]
-    return value
-
-
-def _unique(value: list[Any]) -> list[Any]:
-    seen: set[bytes] = set()
-    for item in value:
-        key = _canonical(item)
-        if key in seen:
-            raise ValueError("items must be unique (uniqueItems)")
-        seen.add(key)
-    return value
-
-
-unique_items = pydantic.AfterValidator(_unique)
-"""``uniqueItems: true``: no two items are the same JSON value."""
-
-
-def one_of(*values: Any) -> pydantic.AfterValidator:
-    """``enum``/``const`` values ``Literal`` cannot hold (floats, arrays, objects)."""
-    allowed = {_canonical(v) for v in values}
-    shown = ", ".join(orjson.dumps(v).decode() for v in values)
-
-    def check(value: Any) -> Any:
-        if _canonical(value) not in allowed:
-            raise ValueError(f"must be one of {shown}")
-        return value
-
-    return pydantic.AfterValidator(check)
-
-
-def text(
-    *, min_length: int | None = None, max_length: int | None = None, pattern: str | None = None
-) -> pydantic.BeforeValidator:
-    """String constraints checked on the text before it is parsed into another type.
-
-    For a ``date-time`` with ``maxLength``, or a ``pattern`` pydantic's regex engine cannot
-    compile (lookarounds, backreferences): searched with Python's ``re`` like JSON Schema
-    validators do. Values that are not strings pass through to the type's own validation.
-    """
-    compiled = re.compile(pattern) if pattern is not None else None
-
-    def check(value: Any) -> Any:
-        if isinstance(value, str):
-            length = len(value)
-            if min_length is not None and length < min_length:
-                raise ValueError(f"must have at least {min_length} characters")
-            if max_length is not None and length > max_length:
-                raise ValueError(f"must have at most {max_length} characters")
-            if compiled is not None and compiled.search(value) is None:
-                raise ValueError(f"must match {pattern!r}")
-        return value
-
-    return pydantic.BeforeValidator(check)
-
-
-def basic_auth(username: str | None, password: str | None) -> str:
-    """The ``Authorization`` value of HTTP basic authentication (``""``: none given)."""
-    if username is None and password is None:
-        return ""
-    token = base64.b64encode(f"{username or ''}:{password or ''}".encode()).decode("ascii")
-    return f"Basic {token}"
 
 
 # --- views ----------------------------------------------------------------------------

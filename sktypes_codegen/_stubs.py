@@ -8,6 +8,7 @@ protocol whose return type comes from the view's return schema.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,7 +19,7 @@ from sktypes_codegen._modules import alias_imports, import_block
 from sktypes_codegen._naming import Namespace, class_name, identifier
 from sktypes_codegen._render import Param, render
 from sktypes_codegen._schemas import SchemaSet
-from sktypes_codegen._types import TypeBuilder
+from sktypes_codegen._types import TypeBuilder, Unexpressed
 
 __all__ = ["generate_stubs"]
 
@@ -44,6 +45,12 @@ def generate_stubs(
         protocol: the name of the generated ``Protocol`` class.
         source: where the views came from, named in the module docstring.
 
+    What a schema says that the module cannot express (a default, ``patternProperties``, a
+    keyword the schema model does not represent) is reported as a :class:`GenerationWarning`
+    each: the file is ``source`` (``<views>`` without it), the pointer is inside the schema
+    of the parameter or result the message names (``/properties/y: default cannot be
+    expressed in generated code (P.f parameter 'x')``).
+
     Raises:
         GenerationError: ``protocol`` is not a usable class name.
     """
@@ -52,12 +59,18 @@ def generate_stubs(
     schemas = SchemaSet()
     added = []
     for view in views:
+        tool = view.fully_qualified_name
         whole = schemas.add(view.parameters_schema) if view.parameters else None
-        found = {p.name: schemas.add(p.schema) for p in view.parameters if p.schema is not None}
+        found = {
+            p.name: schemas.add(p.schema, note=f"{tool} parameter {p.name!r}")
+            for p in view.parameters
+            if p.schema is not None
+        }
         ret = view.return_parameter.schema
-        added.append((whole, found, schemas.add(ret) if ret is not None else None))
+        result = schemas.add(ret, note=f"{tool} result") if ret is not None else None
+        added.append((whole, found, result))
     schemas.parse()
-    builder = TypeBuilder(schemas, "typeddict", taken={protocol})
+    builder = TypeBuilder(schemas, "typeddict", taken={protocol}, constraints=True)
     methods: list[_Method] = []
     method_names = Namespace()
     for view, (whole, handles, result) in zip(views, added, strict=True):
@@ -79,6 +92,8 @@ def generate_stubs(
         params.insert(0, ("self", None, None))
         returns = builder.annotation(result, f"{base}Result") if result is not None else NONE
         methods.append(_Method(method, tool, view.description, params, returns))
+    wholes = {w.key for w, _, _ in added if w is not None}  # their parts are the parameters
+    _report(schemas, builder, source or "<views>", wholes)
     classes = builder.ordered_classes()
     aliases = builder.ordered_aliases()
     needs = imports(
@@ -100,3 +115,25 @@ def generate_stubs(
         protocol=protocol,
         methods=methods,
     )
+
+
+def _report(schemas: SchemaSet, builder: TypeBuilder, file: str, skip: set[str]) -> None:
+    """Warn about each thing the module does not express, once, at its place.
+
+    ``skip``: the keys of schemas whose findings are reported through other schemas.
+    """
+    from sktypes_codegen._package import GenerationWarning  # the one warning class
+
+    seen: set[tuple[str, str]] = set()
+    unsupported = [Unexpressed(u.pointer, u.keyword) for u in schemas.unsupported()]
+    for item in [*unsupported, *builder.warnings]:
+        head = item.pointer.removeprefix("/$defs/").partition("/")[0]
+        if head.replace("~1", "/").replace("~0", "~") in skip:
+            continue
+        _, pointer, note = schemas.locate(item.pointer, {})
+        if (pointer, item.keyword) in seen:
+            continue
+        seen.add((pointer, item.keyword))
+        suffix = f" ({note})" if note else ""
+        message = f"{item.keyword} cannot be expressed in generated code{suffix}"
+        warnings.warn(GenerationWarning(file, pointer, message), stacklevel=3)

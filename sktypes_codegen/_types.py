@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import keyword
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
@@ -297,6 +298,7 @@ class TypeBuilder:
         taken: set[str] | None = None,
         *,
         json_scalars: bool = False,
+        constraints: bool | None = None,
     ):
         self.schemas = schemas
         self._json_scalars = json_scalars
@@ -312,6 +314,7 @@ class TypeBuilder:
         self._queue: list[_Job] = []
         self._place = ""
         self._pydantic = style == "pydantic"
+        self._constrained = self._pydantic if constraints is None else constraints
 
     # --- public ---------------------------------------------------------------------
 
@@ -399,7 +402,7 @@ class TypeBuilder:
         if isinstance(node, IntersectionNode):
             return self._intersection(node, model, hint)
         if isinstance(node, NeverNode):  # no value is valid: only absence, when optional
-            return annotated(ANY, [Call(_ONE_OF, ())]) if self._pydantic else ANY
+            return annotated(ANY, [Call(_ONE_OF, ())]) if self._constrained else ANY
         if not isinstance(node, (AnyNode, OpaqueNode)):  # a kind this builder does not know
             self._warn(node, node.kind)
         return ANY
@@ -457,7 +460,7 @@ class TypeBuilder:
 
     def _scalar(self, node: IntegerNode | NumberNode | StringNode) -> Expr:
         base = self._scalar_name(node)
-        if not self._pydantic:
+        if not self._constrained:
             return base
         kwargs: list[tuple[str, Expr]] = []
         extra: list[Expr] = []
@@ -467,15 +470,16 @@ class TypeBuilder:
                 for k, v in (("min_length", node.min_length), ("max_length", node.max_length))
                 if v is not None
             ]
-            if base != STR and (text or node.pattern is not None):
-                extra.append(self._text(text, node.pattern))
+            pattern = None if _own_pattern(node, base) else node.pattern
+            if base != STR and (text or pattern is not None):
+                extra.append(self._text(text, pattern))
             else:
                 kwargs.extend((k, Value(v)) for k, v in text)
-                if node.pattern is not None:
-                    if _rust_pattern(node.pattern):
-                        kwargs.append(("pattern", Value(node.pattern)))
+                if pattern is not None:
+                    if _rust_pattern(pattern):
+                        kwargs.append(("pattern", Value(pattern)))
                     else:
-                        extra.append(self._text([], node.pattern))
+                        extra.append(self._text([], pattern))
         else:
             low, high = _INT_FORMATS.get(node.format or "", (None, None))
             if isinstance(node, IntegerNode) and low is not None and high is not None:
@@ -520,7 +524,7 @@ class TypeBuilder:
     def _values(self, values: tuple[Any, ...], node: Node) -> Expr:
         if all(isinstance(v, (str, int, bool)) or v is None for v in values):
             return literal(values)
-        if not self._pydantic:
+        if not self._constrained:
             return ANY
         numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
         base = FLOAT if numbers else ANY
@@ -543,7 +547,7 @@ class TypeBuilder:
                 base = Subscript(_LIST, (union([*parts, rest]),))
         else:
             base = Subscript(_LIST, (self._item(node.items, model, hint),))
-        if not self._pydantic:
+        if not self._constrained:
             return base
         kwargs = [
             (k, Value(v))
@@ -588,7 +592,7 @@ class TypeBuilder:
                 self._warn(node, "propertyNames")
         value = union([self._item(v, model, f"{hint}Value") for v in values]) if values else ANY
         base: Expr = Subscript(_DICT, (key, value))
-        if not self._pydantic:
+        if not self._constrained:
             return base
         kwargs = [
             (k, Value(v))
@@ -691,6 +695,8 @@ class TypeBuilder:
         default: Expr | None = None
         if not prop.required and not self._pydantic:
             ann = Subscript(_NOT_REQUIRED, (ann,))
+            if prop.node.has_default:  # a TypedDict key has no default
+                self._warn(prop.node, "default")
         if not prop.required and self._pydantic:
             if prop.node.has_default and _default_fits(prop.node.default, inner, nullable):
                 default = Value(prop.node.default)
@@ -819,6 +825,15 @@ def _worth_a_name(annotation: Expr) -> bool:
         and annotation.head.text == "Literal"
         and len(annotation.args) > 1
     )
+
+
+def _own_pattern(node: StringNode, base: Name) -> bool:
+    """Whether ``node``'s pattern is the rule of the type it is read as (``Decimal``'s text)."""
+    row = scalar_type_for(node)
+    if node.pattern is None or row is None or base.text != row.annotation:
+        return False
+    options = row.schema.get("anyOf", (row.schema,))
+    return any(isinstance(o, Mapping) and o.get("pattern") == node.pattern for o in options)
 
 
 def _plain(node: IntegerNode | NumberNode | StringNode) -> Name:

@@ -64,6 +64,21 @@ def test_openai_strict_moves_unsupported_constraints_into_the_description() -> N
     assert prop == {"type": "string", "description": "A name. (minLength: 2)"}
 
 
+@pytest.mark.parametrize("dialect", ["openai-strict", "openapi-3.0", "gemini"])
+def test_a_tuple_written_as_items_says_its_positions(dialect: str) -> None:
+    """Which type is at which place was lost silently (``items: anyOf [integer, string]``)."""
+
+    class Pairs(BaseModel):
+        pair: tuple[int, str]
+        same: tuple[int, int]
+
+    props = json_schema(Pairs, dialect)["properties"]
+    pair = props["pair"]
+    assert pair["items"]["anyOf"] and "prefixItems" not in pair
+    assert pair["description"].lower() == '(prefixitems: [{"type":"integer"},{"type":"string"}])'
+    assert "description" not in props["same"]  # nothing lost: every place has the same schema
+
+
 def test_openapi_30_uses_nullable_and_components_for_recursion() -> None:
     schema = json_schema(Profile, "openapi-3.0")
     assert schema["properties"]["nickname"] == {"type": "string", "nullable": True, "default": None}

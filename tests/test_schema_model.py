@@ -240,6 +240,14 @@ def test_prefix_items_with_closed_items_is_a_tuple() -> None:
     assert not root({"type": "array", "prefixItems": [{}]}).is_tuple
 
 
+def test_prefix_items_with_its_length_as_min_and_max_items_is_a_tuple() -> None:
+    """How pydantic writes ``tuple[int, str]``; fewer items admitted is not a fixed tuple."""
+    pair = {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}]}
+    assert root({**pair, "minItems": 2, "maxItems": 2}).is_tuple
+    assert not root({**pair, "minItems": 1, "maxItems": 2}).is_tuple
+    assert not root({**pair, "maxItems": 2}).is_tuple
+
+
 def test_object_keywords() -> None:
     node = root(
         {

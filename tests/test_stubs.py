@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -155,7 +156,9 @@ def test_stubs_from_spec_views_pass_mypy_strict_and_ruff(tmp_path: Path) -> None
         *sk.load_openapi(CORPUS / "oai-v2.0-uber" / "uber.json").views,
         *sk.load_openapi(CORPUS / "twilio-messaging-v1" / "twilio_messaging_v1.json").views,
     ]
-    source = generate_stubs(views)
+    with pytest.warns(sk_codegen_warning()) as caught:  # Twilio's defaults, its allOf
+        source = generate_stubs(views)
+    assert any("validity_period: default cannot be expressed" in str(w.message) for w in caught)
     result = _mypy(source, tmp_path)
     assert result.returncode == 0, result.stdout
     ruff = subprocess.run(
@@ -173,3 +176,92 @@ def test_stubs_from_spec_views_pass_mypy_strict_and_ruff(tmp_path: Path) -> None
         text=True,
     )
     assert ruff.returncode == 0, ruff.stdout
+
+
+def test_constraints_are_written_as_annotated_metadata() -> None:
+    """They were dropped silently: ``qty: int`` for ``minimum: 1``, ``list[str]`` for a set."""
+    view = sk.views_from_manual(
+        [
+            {
+                "name": "place",
+                "input_schema": {
+                    "type": "object",
+                    "properties": {
+                        "qty": {"type": "integer", "minimum": 1, "maximum": 9},
+                        "sku": {"type": "string", "maxLength": 8, "pattern": "^[A-Z]+$"},
+                        "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+                        "rate": {"enum": [0.5, 1.5]},
+                        "pair": {
+                            "type": "array",
+                            "prefixItems": [{"type": "integer"}, {"type": "string"}],
+                            "minItems": 2,
+                            "maxItems": 2,
+                        },
+                    },
+                    "required": ["qty", "sku", "tags", "rate", "pair"],
+                },
+            }
+        ]
+    )
+    source = generate_stubs(view)
+    assert "qty: Annotated[int, Field(ge=1, le=9)]" in source
+    assert 'sku: Annotated[str, Field(max_length=8, pattern="^[A-Z]+$")]' in source
+    assert "tags: Annotated[list[str], unique_items]" in source
+    assert "rate: Annotated[float, one_of(0.5, 1.5)]" in source
+    assert "pair: tuple[int, str]" in source
+    namespace: dict[str, object] = {}
+    exec(compile(source, "stub", "exec"), namespace)  # it imports what it names
+
+
+def test_what_a_typeddict_cannot_say_is_reported_with_its_place() -> None:
+    view = sk.views_from_manual(
+        [
+            {
+                "name": "move",
+                "input_schema": {
+                    "type": "object",
+                    "properties": {
+                        "to": {
+                            "type": "object",
+                            "properties": {
+                                "x": {"type": "integer"},
+                                "y": {"type": "integer", "default": 0},
+                            },
+                            "required": ["x"],
+                        }
+                    },
+                    "required": ["to"],
+                },
+            }
+        ]
+    )
+    with pytest.warns(sk_codegen_warning()) as caught:
+        generate_stubs(view, source="tools.json")
+    messages = [str(w.message) for w in caught]
+    assert messages == [
+        "tools.json: /properties/y: default cannot be expressed in generated code "
+        "(move parameter 'to')"
+    ]
+
+
+def sk_codegen_warning() -> type[Warning]:
+    from sktypes_codegen import GenerationWarning
+
+    return GenerationWarning
+
+
+def test_the_cli_prints_each_unexpressed_rule_as_a_warning_line(tmp_path: Path) -> None:
+    tools = tmp_path / "tools.json"
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "default": 3}}}
+    point = {"type": "object", "properties": {"p": schema}, "required": ["p"]}
+    tools.write_text(json.dumps([{"name": "f", "input_schema": point}]))
+    done = subprocess.run(
+        [BIN / "sktypes", "stubs", str(tools), "-o", str(tmp_path / "out.py")],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[0] == (
+        f"warning: {tools}: /properties/n: default cannot be expressed in generated code "
+        "(f parameter 'p')"
+    )

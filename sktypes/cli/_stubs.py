@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import click
 
 from sktypes._documents import read_document
-from sktypes.cli._common import exclude_option, fail, fail_on, include_option, write_output
+from sktypes.cli._common import (
+    exclude_option,
+    fail,
+    fail_on,
+    include_option,
+    warn,
+    write_output,
+)
 from sktypes.errors import ManualError, SktypesError
 
 __all__ = ["stubs"]
@@ -58,10 +66,20 @@ def stubs(
             f"{tools}: an OpenAPI document, not a tool list: give --code-mode (typed functions "
             "for any source) or use sktypes generate (a typed client package)"
         )
+    from sktypes_codegen import GenerationWarning
+
     try:
-        source = generate_stubs(views_from_manual(data), protocol=protocol, source=path.name)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", GenerationWarning)
+            source = generate_stubs(views_from_manual(data), protocol=protocol, source=path.name)
     except SktypesError as exc:
         fail_on(exc, file=tools)
+    for found in caught:  # what the stubs cannot express, each at its place
+        said = found.message
+        if isinstance(said, GenerationWarning):  # named by the path given, not its name
+            warn(str(GenerationWarning(tools, said.pointer, said.message)))
+        else:
+            warnings.warn_explicit(found.message, found.category, found.filename, found.lineno)
     write_output(source.rstrip("\n"), output)
 
 

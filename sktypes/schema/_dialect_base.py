@@ -91,11 +91,18 @@ def _keep(out: Json, allowed: frozenset[str], *, extensions: bool = False) -> Js
 
 
 def _tuple_as_items(emitter: Emitter, node: ArrayNode, out: Json) -> None:
-    """``prefixItems`` written as ``items`` (an ``anyOf`` of the positions) and counts."""
+    """``prefixItems`` written as ``items`` (an ``anyOf`` of the positions) and counts.
+
+    Which schema holds at which position is then lost: when the positions differ, they are
+    said in the description (``(prefixItems: [{"type":"integer"},{"type":"string"}])``), as
+    every other keyword a dialect drops.
+    """
     if not node.prefix_items:
         return
     out.pop("prefixItems", None)
     options: list[Any] = [emitter.emit(p) for p in node.prefix_items]
+    if any(o != options[0] for o in options):
+        _note(out, {"prefixItems": options})
     if not isinstance(node.items, NeverNode) and not is_plain_any(node.items):
         options.append(emitter.emit(node.items))
     unique: list[Any] = []

@@ -363,8 +363,17 @@ class ArrayNode(Node):
 
     @property
     def is_tuple(self) -> bool:
-        """A fixed-length tuple: a prefix and no items after it."""
-        return bool(self.prefix_items) and isinstance(self.items, NeverNode)
+        """A fixed-length tuple: a prefix and no items after it.
+
+        No item after it: ``items: false``, or ``maxItems`` the prefix's length with
+        ``minItems`` the same (how pydantic writes ``tuple[int, str]``).
+        """
+        size = len(self.prefix_items)
+        if not size:
+            return False
+        if isinstance(self.items, NeverNode):
+            return True
+        return self.max_items == size and self.min_items == size
 
     def children(self) -> Iterator[Node]:
         """Prefix items, items, then ``contains``."""
