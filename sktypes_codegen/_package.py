@@ -23,7 +23,8 @@ from sktypes._positions import placed_warning
 from sktypes._stages import stage
 from sktypes.errors import GenerationError, SktypesError, format_error
 from sktypes.generated import VIEWS_FILE, Binding, dump_views
-from sktypes.openapi import OpenApiPlugin, load_openapi
+from sktypes.openapi import OpenApiPlugin
+from sktypes.openapi._load import Loading, defer_openapi
 from sktypes.openapi._naming import package_identifier
 from sktypes.openapi._records import spec_record
 from sktypes.openapi._verdicts import Verdict
@@ -97,7 +98,8 @@ def render_plugin(
     """
     path = Path(spec)
     try:
-        plugin = load_openapi(
+        # validated beside the rendering (a forked child, where safe): joined before return
+        loading = defer_openapi(
             path,
             validate=validate,
             strict=strict,
@@ -106,13 +108,34 @@ def render_plugin(
             ref_roots=ref_roots,
         )
     except SktypesError as exc:
-        at = exc.location()._replace(file=exc.file or str(path))
-        raise GenerationError(exc.message, **at._asdict()) from None
-    with using_line_length(line_length):
-        rendered = render_loaded(
-            plugin, path, name=name, sync=sync, split=split, validated=validate
-        )
-    return RenderedPlugin(*rendered, rendered.warnings, plugin.validation, rendered.features)
+        raise _generation_error(exc, path) from None
+    try:
+        try:
+            with using_line_length(line_length):
+                made = _render(
+                    loading.plugin, path, name=name, sync=sync, split=split, validated=validate
+                )
+        except Exception:
+            _validated(loading, path)  # an invalid spec's error first, as when validated first
+            raise
+        plugin = _validated(loading, path)
+    finally:
+        loading.cancel()
+    package, files, ctx, notes = made
+    return RenderedPlugin(package, files, _warnings(plugin, path, ctx), plugin.validation, notes)
+
+
+def _validated(loading: Loading, path: Path) -> OpenApiPlugin:
+    """The plugin validated (the child joined); an invalid spec's error as a GenerationError."""
+    try:
+        return loading.finish()
+    except SktypesError as exc:
+        raise _generation_error(exc, path) from None
+
+
+def _generation_error(exc: SktypesError, path: Path) -> GenerationError:
+    at = exc.location()._replace(file=exc.file or str(path))
+    return GenerationError(exc.message, **at._asdict())
 
 
 class GenerationWarning(UserWarning):
@@ -216,6 +239,22 @@ def render_loaded(
     ``validated=False`` (the spec was loaded with ``validate=False``) is recorded in the
     headers, so ``sktypes check`` regenerates the package the same way.
     """
+    package, files, ctx, notes = _render(
+        plugin, spec, name=name, sync=sync, split=split, validated=validated
+    )
+    return RenderedPlugin(package, files, _warnings(plugin, spec, ctx), features=notes)
+
+
+def _render(
+    plugin: OpenApiPlugin,
+    spec: Path,
+    *,
+    name: str | None,
+    sync: bool,
+    split: bool | None,
+    validated: bool,
+) -> tuple[str, dict[str, str], PluginContext, list[tuple[str, str]]]:
+    """The files of the package (what does not depend on the validation's verdict)."""
     path = spec
     digest = spec_digest(path)
     package = name or package_identifier(plugin.title) or identifier(plugin.name, prefix="api")
@@ -254,7 +293,7 @@ def render_loaded(
     files[VIEWS_FILE] = dump_views(plugin.name, bindings, indent=pretty, spec=record)
     compile_modules(package, files, str(spec))
     notes = [(op.name, note) for op in plugin.operations for note in describe_features(op)]
-    return RenderedPlugin(package, files, _warnings(plugin, spec, ctx), features=notes)
+    return package, files, ctx, notes
 
 
 @collector_paused()

@@ -80,7 +80,7 @@ def test_another_generator_generates_again_without_validating_again(
     monkeypatch.setattr(_verdicts, "_REMEMBERED", {})
     calls: list[str] = []
     monkeypatch.setattr(
-        "sktypes.openapi._load.validate_spec", lambda doc, *a: calls.append(doc.display)
+        "sktypes.openapi._checking.validate_spec", lambda doc, *a: calls.append(doc.display)
     )
     assert check_paths([str(package)]) == []
     assert calls == []  # the link record's verdict stood for the validator's

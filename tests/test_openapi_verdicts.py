@@ -50,7 +50,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         seen.append(doc.display)
         real(doc, version, refs, report)
 
-    monkeypatch.setattr("sktypes.openapi._load.validate_spec", spy)
+    monkeypatch.setattr("sktypes.openapi._checking.validate_spec", spy)
     return seen
 
 

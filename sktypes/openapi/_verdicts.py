@@ -43,10 +43,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NO_CACHE_ENV",
+    "Outcome",
     "Verdict",
     "cache_dir",
+    "outcome_of",
     "recall",
+    "recorded",
     "remember",
+    "settle",
     "validate_once",
     "validator_identity",
     "verdict_key",
@@ -261,6 +265,12 @@ def _store(verdict: Verdict) -> None:
         return  # a read-only home, a full disk: the verdict is only not kept
 
 
+Outcome = tuple[str, ...] | tuple[str, str | None, str | None, str | None]
+"""What one run of the validator said: ``("lines", line...)`` (the problems reported, none for
+a valid spec) or ``("error", message, file, where)`` (the error raised): plain data, which a
+forked child sends back (:mod:`._forked`)."""
+
+
 def validate_once(
     doc: Document,
     version: int,
@@ -276,23 +286,46 @@ def validate_once(
     returns every problem as a line.
     """
     key = verdict_key(refs, version)
-    mode = "report" if report else "strict"
+    known = recorded(key, report=report)
+    if known is not None:
+        return known
+    return settle(doc, key, outcome_of(validate), report=report)
+
+
+def recorded(key: str | None, *, report: bool) -> Verdict | None:
+    """The verdict recorded for ``key`` (:func:`verdict_key`), for this way of reporting."""
+    if key is None:
+        return None
     # "valid" is one verdict for both ways of reporting; problems are recorded per way
-    if key is not None:
-        valid = recall(key)
-        known = valid if valid is not None and valid.valid else recall(f"{key}-{mode}")
-        if known is not None:
-            return known
+    valid = recall(key)
+    return valid if valid is not None and valid.valid else recall(f"{key}-{_mode(report)}")
+
+
+def outcome_of(validate: Callable[[], tuple[str, ...] | None]) -> Outcome:
+    """Run ``validate`` (see :func:`validate_once`) and say what it found."""
     try:
-        lines = validate()
-        verdict = Verdict(key or "", _validator_name(), problems=tuple(lines or ()))
+        return ("lines", *(validate() or ()))
     except OpenApiError as exc:
+        return ("error", exc.message, exc.file, exc.where)
+
+
+def settle(doc: Document, key: str | None, outcome: Outcome, *, report: bool) -> Verdict:
+    """The verdict of one run's ``outcome`` on ``doc``, recorded under ``key`` (if any)."""
+    if outcome[0] == "error":
+        message, raised_in, where = outcome[1] or "", outcome[2], outcome[3]
         file = None  # the spec itself; a $ref'd document: its path from the spec's folder
-        if exc.file is not None and exc.file != doc.display and "://" not in exc.file:
-            file = posixpath.relpath(exc.file, posixpath.dirname(doc.display) or ".")
-        verdict = Verdict(key or "", _validator_name(), exc.message, exc.where, file=file)
+        if raised_in is not None and raised_in != doc.display and "://" not in raised_in:
+            file = posixpath.relpath(raised_in, posixpath.dirname(doc.display) or ".")
+        verdict = Verdict(key or "", _validator_name(), message, where, file=file)
+    else:
+        lines = tuple(line for line in outcome[1:] if line is not None)
+        verdict = Verdict(key or "", _validator_name(), problems=lines)
     if key is not None and not verdict.valid:
-        verdict = dataclasses.replace(verdict, key=f"{key}-{mode}")
+        verdict = dataclasses.replace(verdict, key=f"{key}-{_mode(report)}")
     if key is not None:
         _store(verdict)
     return verdict
+
+
+def _mode(report: bool) -> str:
+    return "report" if report else "strict"
