@@ -163,7 +163,7 @@ LOWEST_SKIP := tests/integrations tests/fuzz tests/test_fuzz_smoke.py tests/test
   tests/test_templates_handlebars.py tests/test_validation_warnings.py tests/test_vendor_conformance.py \
   tests/test_vendor_arguments.py tests/test_vendor_compare.py tests/test_vendor_misreadings.py \
   tests/test_argument_doors.py tests/test_newcomer.py tests/test_mcp_listings.py \
-  tests/test_mcp_packages.py tests/test_mcp_unreachable.py
+  tests/test_mcp_packages.py tests/test_mcp_unreachable.py tests/test_mcp_spec_records.py
 # ... and the tests that need mypy or the tokenizer extra (sktypes[tokens]). The Gemini round
 # trip: the lowest hypothesis draws {"enum": [false, 0], "items": false}: said exactly now
 # (anyOf by kind, tests/test_manual_roundtrip.py), but read back without its vacuous array
