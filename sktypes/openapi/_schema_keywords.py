@@ -10,6 +10,7 @@ naming its place.
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from typing import Any
 
 from sktypes.errors import SktypesError
@@ -38,15 +39,16 @@ _TEXT = frozenset(
 _TYPES = frozenset({"string", "number", "integer", "boolean", "null", "object", "array"})
 
 
-class KeywordRules:
+class KeywordRules(ABC):
     """The keyword rules of :class:`~sktypes.openapi._schemas.SchemaConverter` (its base)."""
 
     _legacy: bool
     _swagger2: bool
     _regex_ok: dict[str, bool]
 
+    @abstractmethod
     def warn(self, message: str, place: Place) -> None:
-        raise NotImplementedError  # the converter's
+        """Report ``message`` at ``place`` (the converter's warning sink)."""
 
     def _keyword(
         self, key: str, value: Any, node: dict[str, Any], place: Place, out: dict[str, Any]
