@@ -211,6 +211,11 @@ class RenderedPlugin(tuple[str, dict[str, str]]):
         return self[1]
 
 
+def not_expressed(keyword: str, note: str = "") -> str:
+    """The message of a :class:`GenerationWarning` for a keyword the code does not express."""
+    return f"{keyword} cannot be expressed in generated code" + (f" ({note})" if note else "")
+
+
 def _warnings(plugin: OpenApiPlugin, spec: Path, ctx: PluginContext) -> list[GenerationWarning]:
     """The load's warnings, then what the generated code cannot express."""
     out = []
@@ -219,9 +224,7 @@ def _warnings(plugin: OpenApiPlugin, spec: Path, ctx: PluginContext) -> list[Gen
         at = placed_warning(text, str(spec), raw)
         out.append(GenerationWarning(at.file, at.where, at.message, at.line, at.column))
     for file, pointer, keyword_, note in ctx.unexpressed:
-        suffix = f" ({note})" if note else ""
-        message = f"{keyword_} cannot be expressed in generated code{suffix}"
-        out.append(GenerationWarning(file or str(spec), pointer, message))
+        out.append(GenerationWarning(file or str(spec), pointer, not_expressed(keyword_, note)))
     return out
 
 

@@ -48,7 +48,7 @@ from sktypes_codegen._responses import (
     raises_section,
 )
 from sktypes_codegen._schemas import Handle, SchemaSet
-from sktypes_codegen._types import AliasDef, ClassDef, TypeBuilder, Unexpressed
+from sktypes_codegen._types import AliasDef, ClassDef, TypeBuilder
 
 __all__ = ["OperationContext", "PluginContext", "plugin_context"]
 
@@ -236,13 +236,7 @@ def plugin_context(
         ctx.operations.append(_operation(view, op, builder, methods, found, secured))
     ctx.classes = builder.ordered_classes()
     ctx.aliases = builder.ordered_aliases()
-    unsupported = [Unexpressed(u.pointer, u.keyword) for u in schemas.unsupported()]
-    seen: set[tuple[str, str]] = set()
-    for item in [*unsupported, *builder.warnings]:
-        file, pointer, note = schemas.locate(item.pointer, plugin.definitions)
-        if (file + pointer, item.keyword) not in seen:
-            seen.add((file + pointer, item.keyword))
-            ctx.unexpressed.append((file, pointer, item.keyword, note))
+    ctx.unexpressed = schemas.placed(builder.warnings, plugin.definitions)
     names = frozenset(c.name for c in ctx.classes) | frozenset(a.name for a in ctx.aliases)
     for done in ctx.operations:
         done.models = frozenset(class_refs(done.annotations())) & names

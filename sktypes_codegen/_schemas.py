@@ -12,15 +12,26 @@ with :func:`sktypes.schema.parse`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from sktypes.jsondoc import FrozenDict, JsonDocument
 from sktypes.schema import Node, SchemaModel, Unsupported, parse
 from sktypes.views import FunctionView, view_type_of
 
 __all__ = ["Handle", "SchemaSet"]
+
+
+class Finding(Protocol):
+    """Something a schema says that generated code does not: a keyword at a pointer."""
+
+    @property
+    def pointer(self) -> str: ...
+
+    @property
+    def keyword(self) -> str: ...
+
 
 _ROOT = "~root:"
 """The prefix of the keys roots get among the definitions (no definition name has ``~``)."""
@@ -132,6 +143,30 @@ class SchemaSet:
                 if (item.pointer, item.keyword) not in seen:
                     seen.add((item.pointer, item.keyword))
                     out.append(item)
+        return out
+
+    def placed(
+        self,
+        found: Iterable[Finding],
+        definitions: Mapping[str, str],
+        skip: Collection[str] = (),
+    ) -> list[tuple[str, str, str, str]]:
+        """``(file, pointer, keyword, note)`` of what the generated code does not express.
+
+        The keywords the schema model could not represent, then ``found`` (the type builder's
+        findings), each located in its source (:meth:`locate`) and said once per place.
+        ``skip``: keys of added schemas whose findings are said through other schemas.
+        """
+        out: list[tuple[str, str, str, str]] = []
+        seen: set[tuple[str, str]] = set()
+        for item in [*self.unsupported(), *found]:
+            head = item.pointer.removeprefix("/$defs/").partition("/")[0]
+            if skip and head.replace("~1", "/").replace("~0", "~") in skip:
+                continue
+            file, pointer, note = self.locate(item.pointer, definitions)
+            if (file + pointer, item.keyword) not in seen:
+                seen.add((file + pointer, item.keyword))
+                out.append((file, pointer, item.keyword, note))
         return out
 
     def locate(self, pointer: str, definitions: Mapping[str, str]) -> tuple[str, str, str]:

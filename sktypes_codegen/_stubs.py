@@ -19,7 +19,7 @@ from sktypes_codegen._modules import alias_imports, import_block
 from sktypes_codegen._naming import Namespace, class_name, identifier
 from sktypes_codegen._render import Param, render
 from sktypes_codegen._schemas import SchemaSet
-from sktypes_codegen._types import TypeBuilder, Unexpressed
+from sktypes_codegen._types import TypeBuilder
 
 __all__ = ["generate_stubs"]
 
@@ -122,18 +122,7 @@ def _report(schemas: SchemaSet, builder: TypeBuilder, file: str, skip: set[str])
 
     ``skip``: the keys of schemas whose findings are reported through other schemas.
     """
-    from sktypes_codegen._package import GenerationWarning  # the one warning class
+    from sktypes_codegen._package import GenerationWarning, not_expressed  # the one warning
 
-    seen: set[tuple[str, str]] = set()
-    unsupported = [Unexpressed(u.pointer, u.keyword) for u in schemas.unsupported()]
-    for item in [*unsupported, *builder.warnings]:
-        head = item.pointer.removeprefix("/$defs/").partition("/")[0]
-        if head.replace("~1", "/").replace("~0", "~") in skip:
-            continue
-        _, pointer, note = schemas.locate(item.pointer, {})
-        if (pointer, item.keyword) in seen:
-            continue
-        seen.add((pointer, item.keyword))
-        suffix = f" ({note})" if note else ""
-        message = f"{item.keyword} cannot be expressed in generated code{suffix}"
-        warnings.warn(GenerationWarning(file, pointer, message), stacklevel=3)
+    for _, pointer, keyword, note in schemas.placed(builder.warnings, {}, skip):
+        warnings.warn(GenerationWarning(file, pointer, not_expressed(keyword, note)), stacklevel=3)
